@@ -1,0 +1,212 @@
+"""Scenario files: the inputs an author gives each shown function.
+
+A scenario file (TOML) names the shown source, a shared setup script, the
+cases (id + zh/en labels) and, per function, which cases it offers, extra
+setup lines, the entry code and the diagram stages. Everything is checked
+when it is loaded, so an authoring mistake fails the build with the file, the
+line and what to fix — never a blank debugger in the browser.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CASE_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+class ScenarioError(ValueError):
+    """An authoring mistake, located in a file (and a line when known)."""
+
+    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
+        self.path, self.line, self.message = str(path), line, message
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class Stage:
+    start: str
+    zh: str
+    en: str
+    line: int  # first line of the stage in the shown source
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    cases: list[str]
+    setup: str
+    entry: str
+    stages: list[Stage]
+    first_line: int
+    last_line: int
+
+
+@dataclass
+class Scenarios:
+    path: Path
+    root: Path
+    lesson: str
+    source: str
+    module: str
+    setup_path: Path
+    setup: str
+    labels: dict[str, dict[str, str]]
+    functions: dict[str, Function] = field(default_factory=dict)
+
+    def cases_for(self, function: str) -> list[str]:
+        return list(self._function(function).cases)
+
+    def code(self, function: str, case: str) -> tuple[str, str]:
+        """The (setup, entry) code of one case, exactly as it runs and as the page shows it."""
+        spec = self._function(function)
+        if case not in self.labels:
+            raise KeyError(f"unknown case {case!r}; known: {', '.join(self.labels)}")
+        setup = f"scenario = {case!r}\n" + self.setup.rstrip("\n") + "\n"
+        if spec.setup.strip():
+            setup += spec.setup.strip("\n") + "\n"
+        return setup, spec.entry.strip("\n") + "\n"
+
+    def _function(self, name: str) -> Function:
+        try:
+            return self.functions[name]
+        except KeyError:
+            raise KeyError(f"unknown function {name!r}; known: {', '.join(self.functions)}") from None
+
+
+def _line_of(text: str, pattern: str, after: int = 0) -> int | None:
+    """1-based line of the first regex match at or after line `after`."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if number >= after and re.search(pattern, line):
+            return number
+    return None
+
+
+def _labels(value: object, where: str, path: Path, line: int | None) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(isinstance(value.get(k), str) and value[k] for k in ("zh", "en")):
+        raise ScenarioError(path, line, f"{where} needs non-empty text for both zh and en, "
+                                        'e.g. { zh = "正常", en = "Normal" }')
+    return {"zh": value["zh"], "en": value["en"]}
+
+
+def _compile(code: str, filename: str, path: Path, first_line: int | None, what: str) -> None:
+    try:
+        compile(code, filename, "exec")
+    except SyntaxError as error:
+        line = (first_line or 0) + (error.lineno or 1) - 1 if first_line is not None else error.lineno
+        raise ScenarioError(path, line, f"{what} has a syntax error: {error.msg}; fix the code") from None
+
+
+def load(path: Path | str, root: Path | str | None = None) -> Scenarios:
+    """Read and check one scenario file; `root` is the repo the `source` path is relative to."""
+    path = Path(path)
+    root = Path(root) if root is not None else path.resolve().parent.parent
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ScenarioError(path, None, f"cannot read the scenario file: {error.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        line = getattr(error, "lineno", None) or _line_from_message(str(error))
+        raise ScenarioError(path, line, f"not valid TOML: {error}") from None
+
+    for key in ("lesson", "source", "module", "setup"):
+        if not isinstance(data.get(key), str) or not data[key]:
+            raise ScenarioError(path, None, f"missing top-level key `{key}` (a non-empty string)")
+    source_path = root / data["source"]
+    if not source_path.is_file():
+        raise ScenarioError(path, _line_of(text, r"^\s*source\s*="),
+                            f"source {data['source']!r} does not exist under {root}")
+    source_text = source_path.read_text(encoding="utf-8")
+    try:
+        tree = ast.parse(source_text, filename=str(source_path))
+    except SyntaxError as error:
+        raise ScenarioError(source_path, error.lineno, f"the shown source does not parse: {error.msg}") from None
+    defined = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+    setup_path = path.parent / data["setup"]
+    if not setup_path.is_file():
+        raise ScenarioError(path, _line_of(text, r"^\s*setup\s*="), f"setup file {data['setup']!r} does not exist")
+    setup = setup_path.read_text(encoding="utf-8")
+    _compile(setup, "<setup>", setup_path, None, "the setup file")
+
+    raw_cases = data.get("cases")
+    if not isinstance(raw_cases, dict) or not raw_cases:
+        raise ScenarioError(path, None, "missing [cases] table: one `id = { zh = ..., en = ... }` per case")
+    labels = {}
+    for case_id, value in raw_cases.items():
+        line = _line_of(text, rf"^\s*{re.escape(case_id)}\s*=")
+        if not CASE_ID.match(case_id):
+            raise ScenarioError(path, line, f"case id {case_id!r} must be lower_snake_case")
+        labels[case_id] = _labels(value, f"case {case_id!r}", path, line)
+
+    scenarios = Scenarios(path, root, data["lesson"], data["source"], data["module"], setup_path, setup, labels)
+    functions = data.get("functions")
+    if not isinstance(functions, list) or not functions:
+        raise ScenarioError(path, None, "missing [[functions]] entries")
+    for spec in functions:
+        scenarios.functions[spec.get("name", "")] = _function(spec, text, path, source_path, source_text,
+                                                              defined, labels, scenarios.functions)
+    return scenarios
+
+
+def _line_from_message(message: str) -> int | None:
+    match = re.search(r"line (\d+)", message)
+    return int(match.group(1)) if match else None
+
+
+def _function(spec: dict, text: str, path: Path, source_path: Path, source_text: str,
+              defined: dict[str, ast.FunctionDef], labels: dict, seen: dict) -> Function:
+    name = spec.get("name")
+    if not isinstance(name, str) or not name:
+        raise ScenarioError(path, _line_of(text, r"^\s*\[\[functions\]\]"), "a [[functions]] entry has no `name`")
+    at = _line_of(text, rf"^\s*name\s*=\s*[\"']{re.escape(name)}[\"']") or None
+    if name in seen:
+        raise ScenarioError(path, at, f"function {name!r} is listed twice; merge the two entries")
+    if name not in defined:
+        raise ScenarioError(path, at, f"unknown function {name!r}: {source_path.name} defines "
+                                      f"{', '.join(defined) or 'no top-level functions'}")
+    for key in ("cases", "entry", "stages"):
+        if key not in spec:
+            raise ScenarioError(path, at, f"function {name!r} is missing `{key}`")
+    cases = spec["cases"]
+    if not isinstance(cases, list) or not cases or not all(isinstance(c, str) for c in cases):
+        raise ScenarioError(path, at, f"`cases` of {name!r} must be a non-empty list of case ids")
+    for case in cases:
+        if case not in labels:
+            raise ScenarioError(path, _line_of(text, r"^\s*cases\s*=", at or 0),
+                                f"function {name!r} offers case {case!r}, which [cases] does not define")
+    duplicates = sorted({c for c in cases if cases.count(c) > 1})
+    if duplicates:
+        raise ScenarioError(path, _line_of(text, r"^\s*cases\s*=", at or 0),
+                            f"function {name!r} lists case id(s) {', '.join(duplicates)} more than once")
+    setup, entry = spec.get("setup", ""), spec["entry"]
+    if not isinstance(setup, str) or not isinstance(entry, str) or not entry.strip():
+        raise ScenarioError(path, at, f"`setup` and `entry` of {name!r} must be strings; `entry` must call it")
+    _compile(setup, "<setup>", path, _line_of(text, r"^\s*setup\s*=", at or 0), f"the setup of {name!r}")
+    entry_line = _line_of(text, r"^\s*entry\s*=", at or 0)
+    _compile(entry.strip("\n"), "<entry>", path, entry_line + 1 if entry_line else None, f"the entry of {name!r}")
+
+    node = defined[name]
+    lines = source_text.splitlines()
+    stages = []
+    for raw in spec["stages"]:
+        if not isinstance(raw, dict) or not isinstance(raw.get("start"), str) or not raw["start"]:
+            raise ScenarioError(path, _line_of(text, r"^\s*stages\s*=", at or 0),
+                                f"each stage of {name!r} needs `start` (the start of a line in the function)")
+        where = _line_of(text, re.escape(raw["start"]), at or 0)
+        label = _labels(raw, f"stage {raw['start']!r}", path, where)
+        hits = [n for n in range(node.lineno, node.end_lineno + 1)
+                if lines[n - 1].strip().startswith(raw["start"])]
+        if len(hits) != 1:
+            problem = "matches no line" if not hits else f"matches lines {hits}"
+            raise ScenarioError(path, where, f"stage start {raw['start']!r} {problem} of {name}() in "
+                                             f"{source_path.name}; make it the unique start of one line")
+        stages.append(Stage(raw["start"], label["zh"], label["en"], hits[0]))
+    if [s.line for s in stages] != sorted(s.line for s in stages):
+        raise ScenarioError(path, at, f"the stages of {name!r} must be listed in source order")
+    return Function(name, list(cases), setup, entry, stages, node.lineno, node.end_lineno)
