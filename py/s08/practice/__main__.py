@@ -1,0 +1,4 @@
+"""Entry point for ``python -m s08.practice``."""
+from .cli import main
+
+raise SystemExit(main())
