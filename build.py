@@ -2,43 +2,331 @@
 
     python build.py [--out DIR]                  build into DIR (default dist/)
     python build.py serve [--port N] [--out DIR] build, then serve with COOP/COEP headers
+
+Inputs: each `site/lessons/<slug>/lesson.toml` names its scenario file and its
+prose (`lesson.zh.md`, `lesson.en.md`); fenced ```debugger``` and ```source```
+blocks in the prose become widgets. Outputs: `index.html`, `<slug>/index.html`,
+the front end under `assets/`, the shown sources (byte for byte) and the
+recorder under `py/`, and the pinned Pyodide core under `pyodide/`.
+Every asset URL is relative, so the folder can be hosted under any path.
 """
 from __future__ import annotations
 
 import argparse
+import ast
+import json
 import shutil
 import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markdown_it import MarkdownIt
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
+from pygments.token import STANDARD_TYPES
+from markupsafe import Markup, escape
+
 REPO = Path(__file__).resolve().parent
+sys.path.insert(0, str(REPO / "py"))
+from steptrace import scenario as scenarios  # noqa: E402
+
+SITE = REPO / "site"
 PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+# Python the worker needs besides the shown sources: the recorder.
+WORKER_PACKAGES = ("py/steptrace",)
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
+       "img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'none'")
+LANGS = ("zh", "en")
+# Token classes drawn in the default text colour: no span needed.
+PLAIN_TOKENS = {"", "w", "n", "p", "nx"}
 
-PLACEHOLDER = """<!doctype html>
-<html lang="zh-CN"><head><meta charset="utf-8"><title>Stepwise</title></head>
-<body><h1>Stepwise</h1><p role="status" id="status">正在启动 Pyodide…</p>
-<script type="module">
-import { loadPyodide } from "./pyodide/pyodide.mjs";
-const pyodide = await loadPyodide({ indexURL: "./pyodide/" });
-document.getElementById("status").textContent =
-  "Python " + pyodide.runPython("import sys; sys.version.split()[0]");
-</script></body></html>
-"""
 
+class BuildError(Exception):
+    """An authoring mistake: the message names the file, the line and what to fix."""
+
+
+# ---------------------------------------------------------------- source code
+
+def code_lines(text: str) -> list[Markup]:
+    """Highlight Python into one HTML string per source line (tokens split at newlines)."""
+    lines: list[list[tuple[str, str]]] = [[]]
+    for token, value in PythonLexer(stripnl=False, ensurenl=False).get_tokens(text):
+        css = STANDARD_TYPES.get(token) or STANDARD_TYPES.get(token.parent, "")
+        css = "" if css in PLAIN_TOKENS else css
+        for number, piece in enumerate(value.split("\n")):
+            if number:
+                lines.append([])
+            if not piece:
+                continue
+            if lines[-1] and lines[-1][-1][0] == css:  # merge neighbours: fewer spans, lighter pages
+                lines[-1][-1] = (css, lines[-1][-1][1] + piece)
+            else:
+                lines[-1].append((css, piece))
+    if text.endswith("\n"):
+        lines.pop()
+    return [Markup("".join(f'<span class="{css}">{escape(piece)}</span>' if css else str(escape(piece))
+                           for css, piece in parts)) for parts in lines]
+
+
+@dataclass
+class Snippet:
+    """A function's lines from a real file, highlighted, with real line numbers."""
+    name: str
+    first: int
+    lines: list[Markup]
+
+    @property
+    def numbered(self) -> list[tuple[int, Markup]]:
+        return list(enumerate(self.lines, self.first))
+
+
+def function_snippet(path: Path, name: str, where: str) -> Snippet:
+    text = path.read_text(encoding="utf-8")
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            highlighted = code_lines(text)
+            return Snippet(name, first, highlighted[first - 1:node.end_lineno])
+    raise BuildError(f"{where}: {path.relative_to(REPO)} defines no top-level function {name!r}")
+
+
+# ---------------------------------------------------------------- lessons
+
+@dataclass
+class Lesson:
+    slug: str
+    title: dict[str, str]
+    summary: dict[str, str]
+    scenarios: scenarios.Scenarios
+    # Per language, alternating prose HTML and widget specs (same widgets in both).
+    parts: dict[str, list] = field(default_factory=dict)
+    widgets: list[dict] = field(default_factory=list)
+    # Every top-level function of the shown source, for the "helpers" part of each setup section.
+    functions: list[Snippet] = field(default_factory=list)
+
+
+def markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+    return md
+
+
+def split_prose(path: Path) -> tuple[str, list[tuple[str, str]], list[str]]:
+    """Return (title, widgets [(kind, arg)], prose chunks between them) of one lesson file."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith("# "):
+        raise BuildError(f"{path}:1: a lesson starts with `# Title`")
+    title = lines[0][2:].strip()
+    chunks, widgets, current, number = [], [], [], 1
+    while number < len(lines):
+        line = lines[number]
+        if line.strip() in ("```debugger", "```source"):
+            kind = line.strip()[3:]
+            body = []
+            number += 1
+            while number < len(lines) and lines[number].strip() != "```":
+                body.append(lines[number].strip())
+                number += 1
+            if number == len(lines):
+                raise BuildError(f"{path}:{number}: the ```{kind} block is not closed with ```")
+            arg = " ".join(b for b in body if b)
+            if not arg:
+                raise BuildError(f"{path}:{number}: the ```{kind} block is empty; name what it shows")
+            widgets.append((kind, arg, number))
+            chunks.append("\n".join(current))
+            current = []
+        else:
+            current.append(line)
+        number += 1
+    chunks.append("\n".join(current))
+    return title, widgets, chunks
+
+
+def load_lesson(folder: Path) -> Lesson:
+    meta_path = folder / "lesson.toml"
+    try:
+        meta = tomllib.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise BuildError(f"{meta_path}: {error}") from None
+    for key in ("scenarios", "summary_zh", "summary_en"):
+        if not isinstance(meta.get(key), str):
+            raise BuildError(f"{meta_path}: missing `{key}` (a string)")
+    try:
+        data = scenarios.load(REPO / meta["scenarios"], REPO)
+    except scenarios.ScenarioError as error:
+        raise BuildError(str(error)) from None
+    lesson = Lesson(folder.name, {}, {"zh": meta["summary_zh"], "en": meta["summary_en"]}, data)
+    source = REPO / data.source
+    lesson.functions = [function_snippet(source, node.name, str(meta_path))
+                        for node in ast.parse(source.read_text("utf-8")).body if isinstance(node, ast.FunctionDef)]
+    md = markdown()
+    reference = None
+    for lang in LANGS:
+        path = folder / f"lesson.{lang}.md"
+        if not path.is_file():
+            raise BuildError(f"{path}: missing; every lesson needs lesson.zh.md and lesson.en.md")
+        title, widgets, chunks = split_prose(path)
+        lesson.title[lang] = title
+        plain = [(kind, arg) for kind, arg, _ in widgets]
+        if reference is None:
+            reference = (path, plain)
+            lesson.widgets = [widget_spec(kind, arg, data, f"{path}:{line}") for kind, arg, line in widgets]
+        elif plain != reference[1]:
+            raise BuildError(f"{path}: its widget blocks {plain} differ from {reference[0].name}'s "
+                             f"{reference[1]}; both languages need the same blocks in the same order")
+        lesson.parts[lang] = [Markup(md.render(chunk)) for chunk in chunks]
+    return lesson
+
+
+def widget_spec(kind: str, arg: str, data: scenarios.Scenarios, where: str) -> dict:
+    if kind == "debugger":
+        if arg not in data.functions:
+            raise BuildError(f"{where}: unknown function {arg!r} in ```debugger; "
+                             f"{data.path.name} has {', '.join(data.functions)}")
+        spec = data.functions[arg]
+        source = REPO / data.source
+        return {"kind": "debugger", "function": arg, "spec": spec, "snippet": function_snippet(source, arg, where),
+                "title": f"{data.source.removeprefix('py/')} · {arg}"}
+    parts = arg.split()
+    if len(parts) != 2:
+        raise BuildError(f"{where}: a ```source block holds `<path> <function>`, got {arg!r}")
+    path = REPO / parts[0]
+    if not path.is_file():
+        raise BuildError(f"{where}: {parts[0]} does not exist")
+    return {"kind": "source", "path": parts[0], "function": parts[1],
+            "snippet": function_snippet(path, parts[1], where),
+            "title": f"{parts[0].removeprefix('py/')} · {parts[1]}"}
+
+
+def page_data(lesson: Lesson, root: str) -> dict:
+    """The JSON the page's script reads: sources to load, and per function its cases and stages."""
+    data = lesson.scenarios
+    functions = {}
+    for widget in lesson.widgets:
+        if widget["kind"] != "debugger":
+            continue
+        spec = widget["spec"]
+        functions[spec.name] = {
+            "first_line": spec.first_line, "last_line": spec.last_line,
+            "cases": [{"id": c, **data.labels[c]} for c in spec.cases],
+            "stages": [{"line": s.line, "zh": s.zh, "en": s.en} for s in spec.stages],
+            "setup": spec.setup, "entry": spec.entry,
+        }
+    return {"lesson": lesson.slug, "source": data.source, "module": data.module, "setup": data.setup,
+            "root": root, "files": worker_files(data.source), "functions": functions}
+
+
+def worker_files(source: str) -> list[str]:
+    files = [source]
+    for package in WORKER_PACKAGES:
+        files += sorted(str(p.relative_to(REPO)) for p in (REPO / package).rglob("*.py"))
+    for parent in Path(source).parents:  # package __init__ files of the shown module
+        init = parent / "__init__.py"
+        if (REPO / init).is_file():
+            files.append(str(init))
+    return sorted(set(files))
+
+
+# ---------------------------------------------------------------- output
 
 def copy_pyodide(out: Path) -> None:
     source = REPO / "node_modules" / "pyodide"
     missing = [name for name in PYODIDE_CORE if not (source / name).is_file()]
     if missing:
-        raise SystemExit(f"node_modules/pyodide lacks {', '.join(missing)}: run `npm ci` first")
+        raise BuildError(f"node_modules/pyodide lacks {', '.join(missing)}: run `npm ci` first")
     (out / "pyodide").mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_CORE:
-        shutil.copyfile(source / name, out / "pyodide" / name)
+        target = out / "pyodide" / name
+        if not target.exists() or target.stat().st_size != (source / name).stat().st_size:
+            shutil.copyfile(source / name, target)
 
 
-def build(out: Path) -> None:
+def pygments_css() -> str:
+    light = HtmlFormatter(style="default").get_style_defs(".code")
+    dark = HtmlFormatter(style="github-dark").get_style_defs(".code")
+    return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
+
+
+def environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(SITE / "templates"), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True)
+    strings = json.loads((SITE / "i18n.json").read_text(encoding="utf-8"))
+
+    def t(key: str, lang: str = "zh", **values) -> str:
+        return strings[lang][key].format(**values)
+
+    env.globals.update(t=t, csp=CSP, langs=LANGS)
+    env.filters["tojson_script"] = lambda value: Markup(
+        json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e"))
+    return env
+
+
+def build(out: Path, lessons_dir: Path = SITE / "lessons") -> list[Lesson]:
+    started = time.perf_counter()
+    lessons = [load_lesson(folder) for folder in sorted(lessons_dir.iterdir())
+               if (folder / "lesson.toml").is_file()]
+    if not lessons:
+        raise BuildError(f"{lessons_dir}: no lesson folders (each needs a lesson.toml)")
     out.mkdir(parents=True, exist_ok=True)
     copy_pyodide(out)
-    (out / "index.html").write_text(PLACEHOLDER, encoding="utf-8")
+    assets = out / "assets"
+    if assets.exists():
+        shutil.rmtree(assets)
+    shutil.copytree(SITE / "js", assets / "js")
+    shutil.copytree(SITE / "css", assets / "css")
+    (assets / "css" / "pygments.css").write_text(pygments_css(), encoding="utf-8")
+    copied = set()
+    for lesson in lessons:
+        for name in worker_files(lesson.scenarios.source):
+            if name not in copied:
+                (out / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(REPO / name, out / name)  # byte for byte
+                copied.add(name)
+    env = environment()
+    strings = json.loads((SITE / "i18n.json").read_text(encoding="utf-8"))
+    (out / "index.html").write_text(env.get_template("index.html").render(lessons=lessons, root="."), "utf-8")
+    for lesson in lessons:
+        (out / lesson.slug).mkdir(exist_ok=True)
+        html = env.get_template("lesson.html").render(
+            lesson=lesson, root="..", data=page_data(lesson, ".."), strings=strings)
+        (out / lesson.slug / "index.html").write_text(html, encoding="utf-8")
+    print(f"built {len(lessons)} lesson(s) into {out} in {time.perf_counter() - started:.2f} s", flush=True)
+    return lessons
+
+
+# ---------------------------------------------------------------- serve
+
+def serve(out: Path, port: int) -> None:
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(SimpleHTTPRequestHandler):
+        extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
+                          ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json",
+                          ".py": "text/plain; charset=utf-8", ".md": "text/plain; charset=utf-8"}
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(out), **kwargs)
+
+        def end_headers(self) -> None:
+            # Cross-origin isolation gives SharedArrayBuffer, so a runaway run is interrupted, not rebooted.
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            self.send_header("Cross-Origin-Resource-Policy", "same-origin")
+            self.send_header("Content-Security-Policy", CSP)
+            self.send_header("X-Content-Type-Options", "nosniff")
+            super().end_headers()
+
+        def log_message(self, format: str, *args) -> None:  # noqa: A002 - keep the test output quiet
+            if "--verbose" in sys.argv:
+                super().log_message(format, *args)
+
+    with ThreadingHTTPServer(("127.0.0.1", port), Handler) as server:
+        print(f"serving {out} on http://127.0.0.1:{server.server_address[1]}/", flush=True)
+        server.serve_forever()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,21 +334,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", nargs="?", choices=["build", "serve"], default="build")
     parser.add_argument("--out", type=Path, default=REPO / "dist")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--lessons", type=Path, default=SITE / "lessons", help="folder of lesson folders")
+    parser.add_argument("--verbose", action="store_true", help="log every request when serving")
     args = parser.parse_args(argv)
-    build(args.out)
+    try:
+        build(args.out, args.lessons)
+    except BuildError as error:
+        print(f"build failed: {error}", file=sys.stderr)
+        return 1
     if args.command == "serve":
-        from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-
-        class Handler(SimpleHTTPRequestHandler):
-            extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
-                              ".mjs": "text/javascript", ".wasm": "application/wasm"}
-
-            def __init__(self, *a, **kw):
-                super().__init__(*a, directory=str(args.out), **kw)
-
-        with ThreadingHTTPServer(("127.0.0.1", args.port), Handler) as server:
-            print(f"serving {args.out} on http://127.0.0.1:{args.port}/", flush=True)
-            server.serve_forever()
+        serve(args.out, args.port)
     return 0
 
 

@@ -1,0 +1,523 @@
+// One debugger widget: a shown function, its scenario picker, controls and panels.
+//
+// The widget asks the worker for a trace (one run per case), then every move is answered by the
+// replay engine without running anything again. Breakpoints live here, so they exist before the
+// first run and survive a re-run of the same case; switching the case clears them and the replay.
+
+import { Replay } from "./replay.js";
+import { renderValue } from "./values-view.js";
+import { isHistory, renderHistory } from "./history-picture.js";
+
+const MOVES = { continue: "continue", over: "stepOver", into: "stepInto", out: "stepOut", back: "stepBack" };
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export class Debugger extends EventTarget {
+  /**
+   * @param {HTMLElement} root the widget's <section>
+   * @param {{lesson: object, fn: object, name: string, worker: import("./python-worker.js").PythonWorker,
+   *          i18n: import("./i18n.js").I18n}} options
+   */
+  constructor(root, { lesson, fn, name, worker, i18n }) {
+    super();
+    Object.assign(this, { root, lesson, fn, name, worker, i18n });
+    this.t = (key, values) => i18n.t(key, values);
+    this.caseId = fn.cases[0].id;
+    this.breakpoints = new Map(); // line -> {condition, hitCount}
+    this.replay = null; // Replay of the current case's trace
+    this.trace = null;
+    this.state = "idle"; // idle | running | paused | finished | error
+    this.runToken = 0;
+    this.select = root.querySelector("select[name=scenario]");
+    this.status = root.querySelector("[role=status]");
+    this.slider = root.querySelector(".timeline input");
+    this.stepCount = root.querySelector(".step-count");
+    this.buttons = Object.fromEntries([...root.querySelectorAll("[data-action]")].map((b) => [b.dataset.action, b]));
+    this.lineRows = new Map([...root.querySelectorAll(".dbg-code > .code .line")].map((row) => [+row.dataset.line, row]));
+    this.#bind();
+    this.#showSetup();
+    this.#relabel();
+  }
+
+  // ------------------------------------------------------------------ wiring
+
+  #bind() {
+    for (const [action, button] of Object.entries(this.buttons)) {
+      button.addEventListener("click", () => this.act(action));
+    }
+    this.root.querySelector(".dbg-code > .code").addEventListener("click", (event) => {
+      const button = event.target.closest("button.bp");
+      if (button) this.toggleBreakpoint(+button.dataset.line);
+    });
+    this.select.addEventListener("change", () => this.setCase(this.select.value));
+    this.slider.addEventListener("input", () => {
+      if (!this.replay) return;
+      this.replay.seekStep(+this.slider.value);
+      this.#afterMove({ reason: "step" });
+    });
+    this.root.addEventListener("keydown", (event) => this.#key(event));
+    this.i18n.addEventListener("change", () => this.#relabel());
+    this.root.querySelector("details.setup").addEventListener("toggle", () => this.#fillHelpers(), { once: true });
+  }
+
+  #key(event) {
+    if (event.target.matches("input[type=text], input[type=number], select")) return;
+    const key = event.key;
+    let action = null;
+    if (key === "F5") action = this.state === "paused" ? "continue" : "debug";
+    else if (key === "F10") action = "over";
+    else if (key === "F11") action = event.shiftKey ? "out" : "into";
+    else if (key === "F9") {
+      const line = +(document.activeElement?.closest?.(".line")?.dataset.line ?? 0);
+      if (line && this.lineRows.has(line)) {
+        event.preventDefault();
+        this.toggleBreakpoint(line);
+      }
+      return;
+    }
+    if (!action) return;
+    event.preventDefault();
+    if (!this.buttons[action].disabled) this.act(action);
+  }
+
+  #fillHelpers() {
+    const template = document.getElementById("source-functions");
+    const box = this.root.querySelector(".helpers");
+    if (!template || box.childElementCount) return;
+    for (const helper of template.content.querySelectorAll(".helper")) {
+      if (helper.dataset.name !== this.name) box.append(helper.cloneNode(true));
+    }
+  }
+
+  #showSetup() {
+    const [setup, entry] = this.code();
+    this.root.querySelector(".setup-code code").textContent = setup;
+    this.root.querySelector(".entry-code code").textContent = entry;
+  }
+
+  /** The case's setup and entry, exactly as they run (mirrors steptrace.scenario.Scenarios.code). */
+  code() {
+    let setup = `scenario = '${this.caseId}'\n` + this.lesson.setup.replace(/\n+$/, "") + "\n";
+    if (this.fn.setup.trim()) setup += this.fn.setup.replace(/^\n+|\n+$/g, "") + "\n";
+    return [setup, this.fn.entry.replace(/^\n+|\n+$/g, "") + "\n"];
+  }
+
+  // ------------------------------------------------------------------ public API
+
+  setCase(caseId, { keepBreakpoints = false } = {}) {
+    if (!this.fn.cases.some((c) => c.id === caseId)) return false;
+    this.caseId = caseId;
+    this.select.value = caseId;
+    this.runToken++; // any answer still on its way is now stale
+    if (!keepBreakpoints) this.breakpoints.clear();
+    this.replay = null;
+    this.trace = null;
+    this.#showSetup();
+    this.#setState("idle");
+    this.#renderBreakpoints();
+    this.#clearPanels();
+    this.#changed();
+    return true;
+  }
+
+  toggleBreakpoint(line) {
+    if (this.breakpoints.has(line)) this.breakpoints.delete(line);
+    else this.breakpoints.set(line, { condition: "", hitCount: null });
+    this.#syncBreakpoints();
+    this.#renderBreakpoints();
+    this.#changed();
+  }
+
+  setBreakpoint(line, { condition = "", hitCount = null } = {}) {
+    this.breakpoints.set(line, { condition, hitCount });
+    this.#syncBreakpoints();
+    this.#renderBreakpoints();
+    this.#changed();
+  }
+
+  async act(action) {
+    if (action === "run" || action === "debug") return this.start(action);
+    if (action === "stop") return this.stop();
+    if (!this.replay || !(this.state === "paused" || (action === "back" && this.state === "finished"))) return;
+    const move = this.replay[MOVES[action]]();
+    this.#afterMove(move);
+  }
+
+  /** Run (show the end) or Debug (pause at the first breakpoint, or the function's first line). */
+  async start(mode, { step = null } = {}) {
+    const trace = await this.#ensureTrace();
+    if (!trace) return;
+    const replay = this.replay;
+    let move;
+    if (step != null) move = replay.seekStep(step);
+    else if (mode === "run") move = replay.toEnd();
+    else {
+      move = this.breakpoints.size ? replay.continueFromStart() : replay.start();
+    }
+    this.#afterMove(move);
+  }
+
+  stop() {
+    if (this.state === "running") {
+      this.stopRequested = true;
+      this.worker.stop("stopped");
+      return;
+    }
+    if (this.state === "paused" && this.replay) this.#afterMove(this.replay.toEnd());
+  }
+
+  // ------------------------------------------------------------------ running
+
+  async #ensureTrace() {
+    if (this.replay) return this.trace;
+    const token = ++this.runToken;
+    this.stopRequested = false;
+    this.#setState("running");
+    const [setup, entry] = this.code();
+    const { result } = this.worker.run({
+      source: this.lesson.source, module: this.lesson.module, setup, entry,
+      function: this.name, case: this.caseId, limits: { maxEvents: 1_000_000, timeLimit: 1.0 },
+    });
+    const answer = await result;
+    if (token !== this.runToken) return null; // the reader switched case meanwhile: drop it
+    if (answer.type !== "trace") {
+      const message = answer.type === "runaway" ? this.t("runaway", { seconds: (this.worker.deadlineMs / 1000).toFixed(1) })
+        : answer.type === "stopped" ? this.t("stopped_by_reader")
+          : answer.type === "crashed" ? this.t("worker_crashed") : answer.message;
+      this.#fail(message);
+      return null;
+    }
+    try {
+      this.trace = JSON.parse(answer.json);
+      this.replay = new Replay(this.trace);
+    } catch (error) {
+      this.#fail(String(error.message ?? error));
+      return null;
+    }
+    this.lastRunMs = answer.ms;
+    this.#syncBreakpoints();
+    this.slider.max = String(this.replay.totalStops + 1);
+    this.slider.min = "1";
+    this.slider.disabled = false;
+    this.#renderFiles();
+    return this.trace;
+  }
+
+  #fail(message) {
+    this.replay = null;
+    this.trace = null;
+    this.#clearPanels();
+    this.root.querySelector(".stdout").textContent = "";
+    const error = this.root.querySelector(".error-message");
+    error.textContent = message;
+    error.hidden = false;
+    this.#setState("error");
+  }
+
+  #syncBreakpoints() {
+    if (!this.replay) return;
+    this.replay.clearBreakpoints();
+    for (const [line, bp] of this.breakpoints) {
+      try {
+        this.replay.setBreakpoint(line, { condition: bp.condition || null, hitCount: bp.hitCount || null });
+        bp.error = null;
+      } catch (error) {
+        bp.error = String(error.message ?? error);
+        this.replay.setBreakpoint(line); // keep it as a plain breakpoint until the condition parses
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ rendering
+
+  #afterMove(move) {
+    const position = this.replay.position();
+    const end = this.trace.end;
+    if (position.finished) {
+      this.#setState(end.status === "returned" ? "finished" : "error");
+    } else {
+      this.#setState("paused", position.line);
+    }
+    this.#render(position);
+    this.#changed();
+    this.dispatchEvent(new CustomEvent("moved", { detail: { move, position } }));
+  }
+
+  #setState(state, line) {
+    this.state = state;
+    const text = {
+      idle: this.t("status_not_run"), running: this.t("status_running"), finished: this.t("status_finished"),
+      error: this.t("status_error"), paused: this.t("status_paused", { line }),
+    }[state];
+    this.status.textContent = text;
+    this.status.dataset.state = state;
+    this.statusLine = line;
+    const paused = state === "paused";
+    const b = this.buttons;
+    b.run.disabled = b.debug.disabled = state === "running";
+    b.continue.disabled = b.over.disabled = b.into.disabled = b.out.disabled = !paused;
+    b.back.disabled = !(paused || state === "finished") || !this.replay;
+    b.stop.disabled = !(state === "running" || paused);
+    this.root.classList.toggle("is-running", state === "running");
+  }
+
+  #clearPanels() {
+    for (const row of this.root.querySelectorAll("[aria-current]")) row.removeAttribute("aria-current");
+    for (const row of this.root.querySelectorAll(".line.caller")) row.classList.remove("caller");
+    this.root.querySelector(".vars-body").replaceChildren();
+    this.root.querySelector(".frames").replaceChildren();
+    this.root.querySelector(".files-body").replaceChildren();
+    this.root.querySelector(".history").replaceChildren();
+    this.root.querySelector(".history").hidden = true;
+    this.root.querySelector(".stdout").textContent = this.t("hint");
+    this.root.querySelector(".error-message").hidden = true;
+    this.root.querySelector(".helper-view")?.remove();
+    this.slider.disabled = true;
+    this.slider.value = "0";
+    this.stepCount.textContent = "";
+  }
+
+  #render(position) {
+    const replay = this.replay;
+    const index = position.finished ? replay.eventCount : position.index;
+    const last = position.finished ? replay.eventCount - 1 : index;
+    const stack = last >= 0 ? replay.stackAt(last) : [];
+    // Code: the paused line, or the caller's line in the shown function while inside a helper.
+    for (const row of this.root.querySelectorAll(".line[aria-current], .line.caller")) {
+      row.removeAttribute("aria-current");
+      row.classList.remove("caller");
+    }
+    this.root.querySelector(".helper-view")?.remove();
+    let mainLine = null;
+    if (!position.finished) {
+      const own = stack.findLast((frame) => frame.function === this.name);
+      mainLine = own?.line ?? null;
+      const inner = stack.at(-1);
+      if (inner && inner.function !== this.name) {
+        this.#showHelper(inner.function, position.line);
+        this.lineRows.get(mainLine)?.classList.add("caller");
+      } else {
+        this.lineRows.get(position.line)?.setAttribute("aria-current", "step");
+        this.lineRows.get(position.line)?.scrollIntoView?.({ block: "nearest" });
+      }
+    }
+    // Timeline.
+    this.slider.value = String(position.finished ? replay.totalStops + 1 : position.stepNumber);
+    this.stepCount.textContent = this.t("step_of", { step: position.stepNumber, total: replay.totalStops });
+    // Diagram stages: the stage the shown function is in.
+    const stageRows = [...this.root.querySelectorAll(".stages li")];
+    let active = -1;
+    if (mainLine != null) stageRows.forEach((row, n) => { if (+row.dataset.line <= mainLine) active = n; });
+    if (position.finished && this.#functionFinished()) active = stageRows.length - 1;
+    stageRows.forEach((row, n) => {
+      if (n === active) row.setAttribute("aria-current", "step");
+      else row.removeAttribute("aria-current");
+      row.classList.toggle("done", active > n || (position.finished && this.#functionFinished()));
+    });
+    this.#renderVariables(position, last);
+    this.#renderStack(stack, position.finished);
+    this.#renderOutput(index, position);
+  }
+
+  /** Did the shown function return normally (last event of its outermost frame is 'r')? */
+  #functionFinished() {
+    const returns = this.trace.returns ?? [];
+    return returns.some(([event]) => {
+      const at = this.replay.eventAt(event);
+      return at && at.depth === 0;
+    });
+  }
+
+  #showHelper(name, line) {
+    const template = document.getElementById("source-functions");
+    const helper = template?.content.querySelector(`.helper[data-name="${CSS.escape(name)}"]`);
+    if (!helper) return;
+    const view = el("div", "helper-view");
+    const caption = el("p", "helper-caption");
+    caption.append(el("code", "", name), " · ", this.t("line", { line }));
+    view.append(caption, helper.firstElementChild.cloneNode(true));
+    view.querySelector(`.line[data-line="${line}"]`)?.setAttribute("aria-current", "step");
+    this.root.querySelector(".dbg-code > .code").after(view);
+  }
+
+  #renderVariables(position, last) {
+    const body = this.root.querySelector(".vars-body");
+    body.replaceChildren();
+    const history = this.root.querySelector(".history");
+    history.replaceChildren();
+    if (last < 0) return;
+    const { vars, changed } = this.replay.localsAt(last);
+    const table = el("dl", "vars");
+    const budget = this.#budget(vars);
+    for (const [name, value] of vars) {
+      const term = el("dt", changed.has(name) && !position.finished ? "changed" : "", name);
+      if (term.className) term.append(el("span", "visually-hidden", ` (${this.t("changed")})`));
+      const detail = el("dd");
+      detail.append(renderValue(value, this.t));
+      table.append(term, detail);
+      if (isHistory(value)) history.append(renderHistory(name, value, budget, this.t));
+    }
+    const event = position.finished ? null : position.index;
+    if (event != null) {
+      const returned = this.replay.returnAt(event);
+      if (returned) {
+        table.append(el("dt", "special", `⟵ ${this.t("returned")}`), el("dd"));
+        table.lastChild.append(renderValue(returned, this.t));
+        if (isHistory(returned)) history.append(renderHistory(`⟵ ${this.t("returned")}`, returned, budget, this.t));
+      }
+      const raised = this.replay.exceptionAt(event);
+      if (raised) {
+        table.append(el("dt", "special error", `⚠ ${this.t("raised")}`), el("dd", "error", `${raised.type}: ${raised.message}`));
+      }
+    }
+    if (!table.childElementCount) body.append(el("p", "empty", this.t("no_locals")));
+    else body.append(table);
+    history.hidden = !history.childElementCount;
+  }
+
+  /** The byte budget the case runs with: a recorded `budget` local, else the entry's budget=N. */
+  #budget(vars) {
+    const local = vars.get("budget");
+    if (local?.t === "int") return Number(local.r);
+    const match = /budget\s*=\s*(\d+)/.exec(this.fn.entry);
+    return match ? Number(match[1]) : null;
+  }
+
+  #renderStack(stack, finished) {
+    const list = this.root.querySelector(".frames");
+    list.replaceChildren();
+    if (finished) return;
+    for (const frame of [...stack].reverse()) {
+      const item = el("li");
+      item.append(el("code", "", frame.function), " · ", this.t("line", { line: frame.line ?? "?" }));
+      list.append(item);
+    }
+  }
+
+  #renderOutput(index, position) {
+    const stdout = this.root.querySelector(".stdout");
+    const text = this.replay.stdoutUntil(index);
+    stdout.textContent = text || (position.finished ? this.t("no_output") : "");
+    const error = this.root.querySelector(".error-message");
+    const lines = [];
+    const gap = this.replay.gapInfo();
+    if (gap && !position.finished && this.replay.isAfterGap(index)) lines.push(this.t("gap", { n: gap.dropped.toLocaleString() }));
+    if (position.finished) {
+      const end = this.trace.end;
+      if (end.status === "stopped") {
+        lines.push(this.t("stopped_after", { n: this.trace.stats.events.toLocaleString(), reason: this.t(`reason_${end.reason}`) }));
+      }
+      if (end.exception) {
+        lines.push(`${end.exception.type}: ${end.exception.message}` + (end.exception.line ? ` (${this.t("line", { line: end.exception.line })})` : ""));
+      } else {
+        const raised = this.#functionException();
+        if (raised) lines.push(`${raised.type}: ${raised.message} (${this.t("line", { line: raised.line })})`);
+      }
+      if (end.status === "returned" && /assert messages == before/.test(this.fn.entry)) lines.push(this.t("unchanged_check"));
+    }
+    error.textContent = lines.join("\n");
+    error.hidden = !lines.length;
+    error.classList.toggle("is-error", position.finished && this.trace.end.status !== "returned");
+  }
+
+  /** The exception the shown function raised (and the entry caught), if any. */
+  #functionException() {
+    for (const [event, info] of this.trace.exceptions ?? []) {
+      const at = this.replay.eventAt(event);
+      if (at && at.depth === 0 && this.trace.events.kind[event + 1] !== "l") {
+        return { ...info, line: at.line };
+      }
+    }
+    return null;
+  }
+
+  #renderFiles() {
+    const body = this.root.querySelector(".files-body");
+    body.replaceChildren();
+    const files = this.trace.files ?? [];
+    if (!files.length) {
+      body.append(el("p", "empty", this.t("no_files")));
+      return;
+    }
+    for (const file of files) {
+      const details = el("details", "file");
+      const summary = el("summary");
+      summary.append(el("code", "", file.name), " · ", this.t("bytes", { n: file.size.toLocaleString() }));
+      const pre = el("pre", "file-preview", file.preview + (file.truncated ? "\n…" : ""));
+      details.append(summary, pre);
+      body.append(details);
+    }
+  }
+
+  #renderBreakpoints() {
+    for (const [line, row] of this.lineRows) {
+      const on = this.breakpoints.has(line);
+      row.classList.toggle("has-bp", on);
+      row.querySelector("button.bp")?.setAttribute("aria-pressed", String(on));
+    }
+    const list = this.root.querySelector(".bp-list");
+    list.replaceChildren();
+    this.root.querySelector(".breakpoints .empty").hidden = this.breakpoints.size > 0;
+    for (const line of [...this.breakpoints.keys()].sort((a, b) => a - b)) {
+      const bp = this.breakpoints.get(line);
+      const item = el("li");
+      const label = el("span", "bp-line", this.t("line", { line }));
+      const condition = el("input");
+      condition.type = "text";
+      condition.value = bp.condition ?? "";
+      condition.placeholder = "len(messages) > 3";
+      condition.setAttribute("aria-label", this.t("condition", { line }));
+      condition.addEventListener("change", () => this.setBreakpoint(line, { ...bp, condition: condition.value.trim() }));
+      const hits = el("input");
+      hits.type = "number";
+      hits.min = "1";
+      hits.value = bp.hitCount ?? "";
+      hits.placeholder = "1";
+      hits.setAttribute("aria-label", this.t("hit_count", { line }));
+      hits.addEventListener("change", () => this.setBreakpoint(line, { ...bp, hitCount: +hits.value || null }));
+      const remove = el("button", "bp-remove", "×");
+      remove.type = "button";
+      remove.setAttribute("aria-label", this.t("remove_breakpoint", { line }));
+      remove.addEventListener("click", () => this.toggleBreakpoint(line));
+      item.append(label, condition, hits, remove);
+      if (bp.error) item.append(el("p", "bp-error", this.t("condition_error", { message: bp.error })));
+      list.append(item);
+    }
+  }
+
+  #relabel() {
+    for (const [line, row] of this.lineRows) {
+      row.querySelector("button.bp")?.setAttribute("aria-label", this.t("breakpoint", { line }));
+    }
+    for (const option of this.select.options) {
+      const spec = this.fn.cases.find((c) => c.id === option.value);
+      option.textContent = spec[this.i18n.lang];
+    }
+    this.#setState(this.state, this.statusLine);
+    this.#renderBreakpoints();
+    if (this.replay) {
+      this.#renderFiles();
+      this.#render(this.replay.position());
+    } else if (this.state !== "error") {
+      this.#clearPanels();
+    }
+  }
+
+  /** State for the shareable link. */
+  snapshot() {
+    const position = this.replay?.position();
+    return {
+      f: this.name, case: this.caseId, bp: [...this.breakpoints.keys()].sort((a, b) => a - b),
+      step: position && !position.finished ? position.stepNumber : null,
+    };
+  }
+
+  #changed() {
+    this.dispatchEvent(new CustomEvent("change"));
+  }
+}

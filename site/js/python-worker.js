@@ -1,0 +1,121 @@
+// The page side of the Python worker: boot, numbered requests, stop, and recovery.
+//
+// One worker serves every debugger on the page, one run at a time. Each run has an id;
+// an answer whose id is not the one awaited is stale (the reader switched case) and is dropped.
+// A run that outlives its deadline is interrupted through the SharedArrayBuffer when the page is
+// cross-origin isolated; otherwise (or if Python does not yield) the worker is terminated and
+// booted again, so the page always gets a usable runtime back.
+
+const INTERRUPT_SIGINT = 2;
+
+export class PythonWorker extends EventTarget {
+  /** @param {{root: string, files: string[], deadlineMs?: number}} options */
+  constructor({ root, files, deadlineMs = 1500 }) {
+    super();
+    this.root = root;
+    this.files = files;
+    this.deadlineMs = deadlineMs;
+    this.nextId = 1;
+    this.pending = null; // {id, resolve, timers}
+    this.queue = Promise.resolve();
+    this.python = null;
+    this.#start();
+  }
+
+  #start() {
+    this.interrupt = globalThis.crossOriginIsolated ? new SharedArrayBuffer(1) : null;
+    this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.onmessage = ({ data }) => {
+        if (data.type === "progress") this.dispatchEvent(new CustomEvent("progress", { detail: data.phase }));
+        else if (data.type === "ready") {
+          this.python = data.python;
+          this.bootMs = data.ms;
+          resolve(data);
+          this.dispatchEvent(new CustomEvent("ready", { detail: data }));
+        } else if (data.type === "boot-error") {
+          reject(new Error(data.message));
+          this.dispatchEvent(new CustomEvent("boot-error", { detail: data.message }));
+        } else this.#answer(data);
+      };
+    });
+    this.ready.catch(() => {});
+    this.worker.onerror = (event) => {
+      event.preventDefault?.();
+      this.#crashed(event.message || "worker error");
+    };
+    const root = new URL(this.root.endsWith("/") ? this.root : this.root + "/", document.baseURI).href;
+    this.worker.postMessage({ type: "init", files: this.files, root, interrupt: this.interrupt });
+  }
+
+  /** Restart from scratch: used after a crash or a run that would not stop. */
+  restart() {
+    this.worker.terminate();
+    this.python = null;
+    this.#start();
+    this.dispatchEvent(new CustomEvent("restarted"));
+  }
+
+  #crashed(message) {
+    const pending = this.pending;
+    this.restart();
+    if (pending) this.#settle(pending, { type: "crashed", id: pending.id, message });
+  }
+
+  #answer(data) {
+    const pending = this.pending;
+    if (!pending || data.id !== pending.id) return; // stale: nobody waits for it any more
+    this.#settle(pending, data);
+  }
+
+  #settle(pending, answer) {
+    for (const timer of pending.timers) clearTimeout(timer);
+    this.pending = null;
+    pending.resolve(answer);
+  }
+
+  /**
+   * Run one case. Resolves with {type: "trace", json, ms} | {type: "failed" | "crashed" | "runaway" |
+   * "stopped", message}. Never rejects.
+   */
+  run(request) {
+    const id = this.nextId++;
+    const result = this.queue.then(() => this.ready.then(
+      () => new Promise((resolve) => {
+        if (this.interrupt) new Uint8Array(this.interrupt)[0] = 0;
+        this.pending = { id, resolve, timers: [], started: performance.now() };
+        this.pending.timers.push(setTimeout(() => this.#overdue(id), this.deadlineMs));
+        this.worker.postMessage({ ...request, type: "run", id });
+      }),
+      (error) => ({ type: "failed", id, message: String(error.message ?? error) })));
+    this.queue = result.then(() => undefined);
+    return { id, result };
+  }
+
+  /** The run outlived its deadline: interrupt it, and reboot if even that does not return. */
+  #overdue(id) {
+    if (!this.pending || this.pending.id !== id) return;
+    this.stop("runaway");
+  }
+
+  /** Stop the current run (reader's Stop button, or a deadline). */
+  stop(kind = "stopped") {
+    const pending = this.pending;
+    if (!pending) return;
+    pending.stopKind = kind;
+    if (this.interrupt) {
+      new Uint8Array(this.interrupt)[0] = INTERRUPT_SIGINT;
+      // The recorder answers a KeyboardInterrupt with a partial trace; give it a moment.
+      pending.timers.push(setTimeout(() => {
+        if (this.pending === pending) this.#reboot(pending, kind);
+      }, 700));
+    } else {
+      this.#reboot(pending, kind);
+    }
+  }
+
+  #reboot(pending, kind) {
+    this.restart();
+    this.#settle(pending, { type: kind, id: pending.id });
+  }
+}

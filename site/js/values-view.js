@@ -1,0 +1,84 @@
+// Render recorded values (docs/trace-format.md "Value") as DOM.
+//
+// Values are data, never markup: every piece of text goes in through textContent, so a `<script>` or
+// `<img onerror>` inside a value shows as the characters it is. Containers open lazily: a 10,000-item
+// preview costs nothing until the reader expands it.
+
+const CONTAINERS = new Set(["list", "tuple", "set", "frozenset", "dict"]);
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A one-line summary: a string's text, a scalar's repr, a container's short repr. */
+export function shortText(value) {
+  if (!value || typeof value !== "object") return String(value);
+  if (value.t === "str" && typeof value.v === "string") return JSON.stringify(value.v).slice(0, 200);
+  return value.r ?? value.t ?? "?";
+}
+
+/**
+ * @param {object} value a Value from the trace
+ * @param {(key: string, values?: object) => string} t translation
+ * @returns {HTMLElement}
+ */
+export function renderValue(value, t) {
+  if (!value || typeof value !== "object") return el("span", "v", String(value));
+  if (value.err) {
+    const node = el("span", "v v-err", value.r ?? "?");
+    node.title = value.err;
+    return node;
+  }
+  if (value.t === "str") return renderString(value, t);
+  const expandable = CONTAINERS.has(value.t) && !value.cycle && (value.items?.length || value.entries?.length);
+  if (!expandable) {
+    const node = el("span", `v v-${cssType(value.t)}`, value.r ?? value.t);
+    if (value.cycle) node.classList.add("v-cycle");
+    return node;
+  }
+  const details = el("details", "v v-container");
+  const summary = el("summary");
+  summary.append(el("span", "v-type", `${value.t}[${value.len ?? "?"}]`), " ", el("span", "v-short", value.r ?? ""));
+  details.append(summary);
+  details.addEventListener("toggle", () => {
+    if (!details.open || details.dataset.filled) return;
+    details.dataset.filled = "1";
+    details.append(renderItems(value, t));
+  });
+  return details;
+}
+
+function renderString(value, t) {
+  const text = typeof value.v === "string" ? value.v : (value.r ?? "");
+  const node = el("span", "v v-str");
+  node.append(el("q", "v-text", text));
+  const full = value.len ?? text.length;
+  if (full > text.length) node.append(" ", el("span", "v-more", t("more_chars", { n: full.toLocaleString() })));
+  return node;
+}
+
+function renderItems(value, t) {
+  const list = el("ul", "v-items");
+  if (value.t === "dict") {
+    for (const [key, item] of value.entries ?? []) {
+      const row = el("li");
+      row.append(el("span", "v-key", shortText(key)), el("span", "v-colon", ": "), renderValue(item, t));
+      list.append(row);
+    }
+  } else {
+    (value.items ?? []).forEach((item, index) => {
+      const row = el("li");
+      row.append(el("span", "v-key", `${index}`), el("span", "v-colon", ": "), renderValue(item, t));
+      list.append(row);
+    });
+  }
+  if (value.more) list.append(el("li", "v-more", t("more_items", { n: value.more.toLocaleString() })));
+  return list;
+}
+
+function cssType(type) {
+  return /^[a-z]+$/.test(type) ? type : "obj";
+}

@@ -1,0 +1,75 @@
+// The Python side of a lesson page: one module Web Worker running Pyodide.
+//
+// Messages are small plain objects with an explicit `type` (see python-worker.js for the page side):
+//   in:  {type: "init", files: [repoPath], root: url, interrupt: SharedArrayBuffer | null}
+//        {type: "run", id, source, module, setup, entry, function, case, limits: {maxEvents, timeLimit}}
+//   out: {type: "progress", phase: "runtime" | "sources" | "ready"}
+//        {type: "ready", python, ms} | {type: "boot-error", message}
+//        {type: "trace", id, json, ms} | {type: "failed", id, message}
+// A trace crosses the boundary as one JSON string: no PyProxy leaves this file.
+import { loadPyodide } from "../../pyodide/pyodide.mjs";
+
+const MOUNT = "/repo";
+let runCase = null;
+let booting = null;
+
+async function boot({ files, root, interrupt }) {
+  const started = performance.now();
+  postMessage({ type: "progress", phase: "runtime" });
+  const base = new URL(root.endsWith("/") ? root : root + "/", self.location.href);
+  const [pyodide, sources] = await Promise.all([
+    loadPyodide({ indexURL: new URL("pyodide/", base).href }),
+    Promise.all(files.map(async (path) => {
+      const response = await fetch(new URL(path, base));
+      if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+      return [path, new Uint8Array(await response.arrayBuffer())];
+    })),
+  ]);
+  postMessage({ type: "progress", phase: "sources" });
+  for (const [path, bytes] of sources) {
+    const target = `${MOUNT}/${path}`;
+    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    pyodide.FS.writeFile(target, bytes);
+  }
+  if (interrupt) pyodide.setInterruptBuffer(new Uint8Array(interrupt));
+  runCase = pyodide.runPython(`
+import sys
+sys.path.insert(0, "${MOUNT}/py")
+from steptrace.runner import run_case
+run_case`);
+  const python = pyodide.runPython("import sys; sys.version.split()[0]");
+  postMessage({ type: "progress", phase: "ready" });
+  postMessage({ type: "ready", python, ms: performance.now() - started });
+}
+
+function run(request) {
+  const started = performance.now();
+  try {
+    const json = runCase.callKwargs(request.source, request.module, request.setup, request.entry, {
+      function: request.function,
+      case: request.case,
+      max_events: request.limits?.maxEvents ?? 1_000_000,
+      time_limit: request.limits?.timeLimit ?? 1.0,
+    });
+    postMessage({ type: "trace", id: request.id, json, ms: performance.now() - started });
+  } catch (error) {
+    postMessage({ type: "failed", id: request.id, message: String(error?.message ?? error) });
+  }
+}
+
+self.onmessage = async ({ data }) => {
+  if (data?.type === "init") {
+    booting = boot(data).catch((error) => {
+      postMessage({ type: "boot-error", message: String(error?.message ?? error) });
+      throw error;
+    });
+  } else if (data?.type === "run") {
+    try {
+      await booting;
+    } catch {
+      postMessage({ type: "failed", id: data.id, message: "Python did not start" });
+      return;
+    }
+    run(data);
+  }
+};
