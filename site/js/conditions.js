@@ -10,7 +10,7 @@
 // subscripts x[0], x[-1], d['k'] on previewed list/tuple/str/dict values.
 //
 // Values are previews, so some answers are unknowable (an item left out of a
-// capped list, a truncated string). Those raise an EvalError instead of
+// capped list, a truncated string). Those raise an EvaluationError instead of
 // guessing; the engine treats a failed evaluation as "condition false".
 
 /** A condition that does not parse. `position` is the 0-based offset. */
@@ -25,10 +25,10 @@ export class ConditionError extends Error {
 }
 
 /** A condition that parsed but cannot be evaluated at some event. */
-export class EvalError extends Error {
+export class EvaluationError extends Error {
   constructor(message) {
     super(message);
-    this.name = 'EvalError';
+    this.name = 'EvaluationError';
   }
 }
 
@@ -139,7 +139,7 @@ function pyLen(s) {
  * @param {any} v
  */
 export function fromPreview(v) {
-  if (v === null || typeof v !== 'object') throw new EvalError('malformed value in trace');
+  if (v === null || typeof v !== 'object') throw new EvaluationError('malformed value in trace');
   if (v.err !== undefined) return new Box(v);
   switch (v.t) {
     case 'NoneType': return null;
@@ -181,16 +181,16 @@ function truthy(x) {
 /** Python ==; throws when the preview cannot decide. */
 function pyEq(a, b) {
   if (a instanceof Box || b instanceof Box) {
-    if (a instanceof Box && b instanceof Box) throw new EvalError('cannot compare two container values from previews');
+    if (a instanceof Box && b instanceof Box) throw new EvaluationError('cannot compare two container values from previews');
     const box = a instanceof Box ? a : b;
     const other = a instanceof Box ? b : a;
     if (box.p.t === 'str' && typeof other === 'string') {
       // Truncated string: a mismatch within the kept prefix is a sure "no".
       const kept = typeof box.p.v === 'string' ? box.p.v : '';
       if (!other.startsWith(kept) || (typeof box.p.len === 'number' && pyLen(other) !== box.p.len)) return false;
-      throw new EvalError('string value was truncated in the trace');
+      throw new EvaluationError('string value was truncated in the trace');
     }
-    if (box.p.t === 'int' && isNum(other)) throw new EvalError('integer too large to compare exactly');
+    if (box.p.t === 'int' && isNum(other)) throw new EvaluationError('integer too large to compare exactly');
     return false; // a container never equals a scalar
   }
   if (isNum(a) && isNum(b)) return num(a) === num(b);
@@ -205,30 +205,30 @@ function pyCompare(op, a, b) {
   if (typeof a === 'string' && typeof b === 'string') {
     return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b;
   }
-  throw new EvalError(`'${op}' not supported between '${typeName(a)}' and '${typeName(b)}'`);
+  throw new EvaluationError(`'${op}' not supported between '${typeName(a)}' and '${typeName(b)}'`);
 }
 
 function pyIs(a, b) {
   const special = (x) => x === null || typeof x === 'boolean';
   if (special(a) || special(b)) return a === b;
-  throw new EvalError("'is' is only supported with None, True or False");
+  throw new EvaluationError("'is' is only supported with None, True or False");
 }
 
 function pyIn(item, container) {
   if (typeof container === 'string') {
-    if (typeof item !== 'string') throw new EvalError(`'in <string>' requires string as left operand, not ${typeName(item)}`);
+    if (typeof item !== 'string') throw new EvaluationError(`'in <string>' requires string as left operand, not ${typeName(item)}`);
     return container.includes(item);
   }
-  if (!(container instanceof Box)) throw new EvalError(`argument of type '${typeName(container)}' is not iterable`);
+  if (!(container instanceof Box)) throw new EvaluationError(`argument of type '${typeName(container)}' is not iterable`);
   const p = container.p;
   if (p.t === 'str') {
     if (typeof item === 'string' && typeof p.v === 'string' && p.v.includes(item)) return true;
-    throw new EvalError('string value was truncated in the trace');
+    throw new EvaluationError('string value was truncated in the trace');
   }
   let members;
   if (Array.isArray(p.entries)) members = p.entries.map((e) => e[0]);
   else if (Array.isArray(p.items)) members = p.items;
-  else throw new EvalError(`contents of '${p.t}' are not in the preview`);
+  else throw new EvaluationError(`contents of '${p.t}' are not in the preview`);
   let undecided = false;
   for (const m of members) {
     try {
@@ -238,7 +238,7 @@ function pyIn(item, container) {
     }
   }
   if (undecided || p.more > 0 || p.cycle || (typeof p.len === 'number' && p.len > members.length)) {
-    throw new EvalError(`not all of '${p.t}' is in the preview`);
+    throw new EvaluationError(`not all of '${p.t}' is in the preview`);
   }
   return false;
 }
@@ -246,7 +246,7 @@ function pyIn(item, container) {
 function pyLenOf(x) {
   if (typeof x === 'string') return pyLen(x);
   if (x instanceof Box && typeof x.p.len === 'number') return x.p.len;
-  throw new EvalError(`object of type '${typeName(x)}' has no len()`);
+  throw new EvaluationError(`object of type '${typeName(x)}' has no len()`);
 }
 
 function pySubscript(x, k) {
@@ -255,43 +255,43 @@ function pySubscript(x, k) {
     const idx = normIndex(k, chars.length);
     return chars[idx];
   }
-  if (!(x instanceof Box)) throw new EvalError(`'${typeName(x)}' object is not subscriptable`);
+  if (!(x instanceof Box)) throw new EvaluationError(`'${typeName(x)}' object is not subscriptable`);
   const p = x.p;
   if (Array.isArray(p.entries) || p.t === 'dict') {
-    if (!Array.isArray(p.entries)) throw new EvalError('dict entries are not in the preview');
+    if (!Array.isArray(p.entries)) throw new EvaluationError('dict entries are not in the preview');
     for (const [key, val] of p.entries) {
       let same = false;
       try { same = pyEq(fromPreview(key), k); } catch { /* undecidable key: keep looking */ }
       if (same) return fromPreview(val);
     }
     if (p.more > 0 || p.cycle || (typeof p.len === 'number' && p.len > p.entries.length)) {
-      throw new EvalError('key not in the preview (dict was capped)');
+      throw new EvaluationError('key not in the preview (dict was capped)');
     }
-    throw new EvalError(`KeyError: ${k === null ? 'None' : typeof k === 'string' ? `'${k}'` : String(k)}`);
+    throw new EvaluationError(`KeyError: ${k === null ? 'None' : typeof k === 'string' ? `'${k}'` : String(k)}`);
   }
   if (p.t === 'str') {
     const idx = normIndex(k, p.len);
     const chars = Array.from(p.v ?? '');
     if (idx < chars.length) return chars[idx];
-    throw new EvalError('string value was truncated in the trace');
+    throw new EvaluationError('string value was truncated in the trace');
   }
   if (Array.isArray(p.items) && (p.t === 'list' || p.t === 'tuple' || typeof p.len === 'number')) {
-    if (p.t === 'set' || p.t === 'frozenset') throw new EvalError(`'${p.t}' object is not subscriptable`);
+    if (p.t === 'set' || p.t === 'frozenset') throw new EvaluationError(`'${p.t}' object is not subscriptable`);
     const len = typeof p.len === 'number' ? p.len : p.items.length;
     const idx = normIndex(k, len);
     if (idx < p.items.length) return fromPreview(p.items[idx]);
-    throw new EvalError(`item ${idx} is not in the preview (list was capped)`);
+    throw new EvaluationError(`item ${idx} is not in the preview (list was capped)`);
   }
-  throw new EvalError(`'${p.t}' object is not subscriptable in the preview`);
+  throw new EvaluationError(`'${p.t}' object is not subscriptable in the preview`);
 }
 
 function normIndex(k, len) {
   if (!(typeof k === 'boolean' || (typeof k === 'number' && Number.isInteger(k)))) {
-    throw new EvalError(`indices must be integers, not ${typeName(k)}`);
+    throw new EvaluationError(`indices must be integers, not ${typeName(k)}`);
   }
   let i = num(k);
   if (i < 0) i += len;
-  if (i < 0 || i >= len) throw new EvalError('IndexError: index out of range');
+  if (i < 0 || i >= len) throw new EvaluationError('IndexError: index out of range');
   return i;
 }
 
@@ -303,20 +303,20 @@ function arith(op, a, b) {
       case '-': return x - y;
       case '*': return x * y;
       case '/':
-        if (y === 0) throw new EvalError('ZeroDivisionError: division by zero');
+        if (y === 0) throw new EvaluationError('ZeroDivisionError: division by zero');
         return x / y;
       case '//':
-        if (y === 0) throw new EvalError('ZeroDivisionError: integer division by zero');
+        if (y === 0) throw new EvaluationError('ZeroDivisionError: integer division by zero');
         return Math.floor(x / y);
       case '%':
-        if (y === 0) throw new EvalError('ZeroDivisionError: modulo by zero');
+        if (y === 0) throw new EvaluationError('ZeroDivisionError: modulo by zero');
         return x - y * Math.floor(x / y); // Python's sign-of-divisor modulo
     }
   }
   if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
   if (op === '*' && typeof a === 'string' && typeof b === 'number' && Number.isInteger(b)) return a.repeat(Math.max(0, b));
   if (op === '*' && typeof b === 'string' && typeof a === 'number' && Number.isInteger(a)) return b.repeat(Math.max(0, a));
-  throw new EvalError(`unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
+  throw new EvaluationError(`unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
 }
 
 // ---------------------------------------------------------------------------
@@ -445,7 +445,7 @@ class Parser {
       const e = this.unary();
       return (env) => {
         const x = e(env);
-        if (!isNum(x)) throw new EvalError(`bad operand type for unary ${op}: '${typeName(x)}'`);
+        if (!isNum(x)) throw new EvaluationError(`bad operand type for unary ${op}: '${typeName(x)}'`);
         return op === '-' ? -num(x) : num(x);
       };
     }
@@ -490,7 +490,7 @@ class Parser {
         this.names.add(name);
         return (lookup) => {
           const v = lookup(name);
-          if (v === undefined) throw new EvalError(`name '${name}' is not defined here`);
+          if (v === undefined) throw new EvaluationError(`name '${name}' is not defined here`);
           return fromPreview(v);
         };
       }
@@ -517,7 +517,7 @@ class Parser {
  * @property {Set<string>} names  local names the condition reads
  * @property {(lookup: (name: string) => any) => boolean} test
  *   evaluate with `lookup(name)` returning a trace Value preview (or undefined
- *   when the name is not a local there); throws EvalError when undecidable
+ *   when the name is not a local there); throws EvaluationError when undecidable
  */
 
 /**

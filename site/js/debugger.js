@@ -181,7 +181,7 @@ export class Debugger extends EventTarget {
     const [setup, entry] = this.code();
     const { result } = this.worker.run({
       source: this.lesson.source, module: this.lesson.module, setup, entry,
-      function: this.name, case: this.caseId, limits: { maxEvents: 1_000_000, timeLimit: 1.0 },
+      function: this.name, case: this.caseId, limits: { maxEvents: 1_000_000, timeLimit: 0.8 },
     });
     const answer = await result;
     if (token !== this.runToken) return null; // the reader switched case meanwhile: drop it
@@ -200,6 +200,7 @@ export class Debugger extends EventTarget {
       return null;
     }
     this.lastRunMs = answer.ms;
+    this.stopKind = answer.stopKind ?? null;
     this.#syncBreakpoints();
     this.slider.max = String(this.replay.totalStops + 1);
     this.slider.min = "1";
@@ -409,6 +410,10 @@ export class Debugger extends EventTarget {
     if (gap && !position.finished && this.replay.isAfterGap(index)) lines.push(this.t("gap", { n: gap.dropped.toLocaleString() }));
     if (position.finished) {
       const end = this.trace.end;
+      if (this.stopKind) {
+        lines.push(this.stopKind === "runaway"
+          ? this.t("runaway", { seconds: (this.worker.deadlineMs / 1000).toFixed(1) }) : this.t("stopped_by_reader"));
+      }
       if (end.status === "stopped") {
         lines.push(this.t("stopped_after", { n: this.trace.stats.events.toLocaleString(), reason: this.t(`reason_${end.reason}`) }));
       }

@@ -10,7 +10,7 @@ const INTERRUPT_SIGINT = 2;
 
 export class PythonWorker extends EventTarget {
   /** @param {{root: string, files: string[], deadlineMs?: number}} options */
-  constructor({ root, files, deadlineMs = 1500 }) {
+  constructor({ root, files, deadlineMs = 1000 }) {
     super();
     this.root = root;
     this.files = files;
@@ -71,7 +71,8 @@ export class PythonWorker extends EventTarget {
   #settle(pending, answer) {
     for (const timer of pending.timers) clearTimeout(timer);
     this.pending = null;
-    pending.resolve(answer);
+    // A trace that arrives after Stop or the deadline says why the run ended early.
+    pending.resolve(pending.stopKind && answer.type === "trace" ? { ...answer, stopKind: pending.stopKind } : answer);
   }
 
   /**

@@ -66,6 +66,16 @@ function grow(a, fillWith = 0) {
   return b;
 }
 
+/** Last position p in [lo, hi) with ev[list[p]] <= x, or lo - 1 (list sorted by ev). */
+function lastAtMostBy(ev, list, lo, hi, x) {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ev[list[mid]] > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo - 1;
+}
+
 function fail(msg) {
   throw new Error(`Bad Stepwise trace: ${msg}`);
 }
@@ -274,64 +284,79 @@ export class Replay {
   _buildLocals(locals) {
     if (locals === undefined) locals = [];
     if (!Array.isArray(locals)) fail('"locals" must be a list');
-    let deltas = locals;
     // The contract says sorted by event index; tolerate a recorder that is not
     // (a stable sort keeps same-event deltas in their given order).
-    for (let p = 1; p < deltas.length; p++) {
-      if (!(deltas[p - 1].i <= deltas[p].i)) {
-        deltas = deltas.slice().sort((a, b) => a.i - b.i);
+    let prev = -1;
+    for (let p = 0; p < locals.length; p++) {
+      const d = locals[p];
+      if (!d || !isInt(d.i) || d.i < 0 || d.i >= this._n) fail(`locals[${p}].i is not an event index`);
+      if (d.i < prev) {
+        locals = locals.slice().sort((x, y) => x.i - y.i);
         break;
       }
+      prev = d.i;
     }
+    const deltas = locals;
     const D = deltas.length;
     const F = this._frames.length;
-    const n = this._n;
     const deltaEvent = new Int32Array(D);
     // Full deltas (usually one per frame, two across a gap), as CSR below.
     const fullCount = new Int32Array(F + 1);
     let fullPos = new Int32Array(1024);
     let nFull = 0;
+
     // A "slot" is one local name of one frame. Its change list holds the
-    // positions of the deltas that set or deleted it (plus nothing else), so
-    // the value of a name at any event is one binary search. One pass records
-    // (slot, delta) entries in flat growable arrays; a second pass lays them
-    // out as CSR. (Hundreds of thousands of tiny per-slot arrays were the
-    // slowest part of construction.)
-    const nameIds = new Map();
-    const slotOf = new Map(); // nameId * F + frame -> slot
+    // positions of the deltas that set or deleted it, so the value of a name at
+    // any event is one binary search. One pass records (slot, delta) entries
+    // in flat growable arrays; then they are laid out as CSR. Everything is
+    // typed arrays: hundreds of thousands of small JS arrays or Map entries
+    // made construction several times slower (mostly GC).
+    const nameIds = new Map(); // name -> id
     /** @type {string[]} */
-    const slotName = [];
+    const names = [];
+    const frameHead = new Int32Array(F).fill(-1); // first slot of a frame (chain)
+    let slotNext = new Int32Array(1024); // next slot of the same frame
+    let slotNameId = new Int32Array(1024);
     let slotFrame = new Int32Array(1024);
     let slotCount = new Int32Array(1024);
+    let S = 0;
     let entSlot = new Int32Array(Math.max(1024, D * 2));
     let entDelta = new Int32Array(entSlot.length);
     let E = 0;
-
-    const frameIndex = this._frameIndex;
     // Last (frame, slot) seen per name id: consecutive deltas of one frame
-    // touch the same names, so most lookups skip the big slot Map.
+    // touch the same names, so most lookups skip the chain walk.
     let cacheFrame = new Int32Array(64).fill(-1);
     let cacheSlot = new Int32Array(64);
-    // Record that delta p touched `name` of frame fi.
+    const lastTail = new Int32Array(F).fill(-1); // chain tail per frame, to append in first-seen order
+
     const touch = (fi, name, p) => {
       let id = nameIds.get(name);
       if (id === undefined) {
-        nameIds.set(name, (id = nameIds.size));
+        id = names.length;
+        nameIds.set(name, id);
+        names.push(name);
         if (id >= cacheFrame.length) {
           cacheFrame = grow(cacheFrame, -1);
           cacheSlot = grow(cacheSlot);
         }
       }
-      let slot = cacheFrame[id] === fi ? cacheSlot[id] : slotOf.get(id * F + fi);
-      if (slot === undefined) {
-        slot = slotName.length;
-        slotOf.set(id * F + fi, slot);
-        slotName.push(name);
-        if (slot >= slotFrame.length) {
+      let slot = -1;
+      if (cacheFrame[id] === fi) slot = cacheSlot[id];
+      else for (let t = frameHead[fi]; t >= 0; t = slotNext[t]) if (slotNameId[t] === id) { slot = t; break; }
+      if (slot < 0) {
+        slot = S++;
+        if (slot >= slotNext.length) {
+          slotNext = grow(slotNext);
+          slotNameId = grow(slotNameId);
           slotFrame = grow(slotFrame);
           slotCount = grow(slotCount);
         }
+        slotNext[slot] = -1;
+        slotNameId[slot] = id;
         slotFrame[slot] = fi;
+        if (lastTail[fi] < 0) frameHead[fi] = slot;
+        else slotNext[lastTail[fi]] = slot;
+        lastTail[fi] = slot;
       } else if (E > 0 && entSlot[E - 1] === slot && entDelta[E - 1] === p) {
         return; // the same name in both set and del of one delta
       }
@@ -345,9 +370,10 @@ export class Replay {
       entDelta[E++] = p;
       slotCount[slot]++;
     };
+
+    const frameIndex = this._frameIndex;
     for (let p = 0; p < D; p++) {
       const d = deltas[p];
-      if (!d || !isInt(d.i) || d.i < 0 || d.i >= n) fail(`locals[${p}].i is not an event index`);
       const fi = frameIndex(d.f);
       if (fi < 0) fail(`locals[${p}].f refers to unknown frame ${d.f}`);
       deltaEvent[p] = d.i;
@@ -362,7 +388,7 @@ export class Replay {
       const del = d.del;
       if (del) for (let j = 0; j < del.length; j++) touch(fi, del[j], p);
     }
-    const S = slotName.length;
+
     // Slot change lists (CSR): slot s's delta positions are
     // slotList[slotStart[s]..slotStart[s+1]), ascending.
     const slotStart = new Int32Array(S + 1);
@@ -375,25 +401,23 @@ export class Replay {
     for (let sl = 0; sl < S; sl++) fsStart[slotFrame[sl] + 1]++;
     for (let f = 0; f < F; f++) fsStart[f + 1] += fsStart[f];
     const fsList = new Int32Array(S);
-    const ffill = fsStart.slice(0, F);
-    for (let sl = 0; sl < S; sl++) fsList[ffill[slotFrame[sl]]++] = sl;
-
+    for (let f = 0; f < F; f++) {
+      let j = fsStart[f];
+      for (let t = frameHead[f]; t >= 0; t = slotNext[t]) fsList[j++] = t;
+    }
     // Full deltas per frame (CSR), ascending.
     for (let f = 0; f < F; f++) fullCount[f + 1] += fullCount[f];
     const fullList = new Int32Array(nFull);
     const gfill = fullCount.slice(0, F);
-    for (let j = 0; j < nFull; j++) {
-      const fi = frameIndex(deltas[fullPos[j]].f);
-      fullList[gfill[fi]++] = fullPos[j];
-    }
+    for (let j = 0; j < nFull; j++) fullList[gfill[frameIndex(deltas[fullPos[j]].f)]++] = fullPos[j];
 
     this._deltas = deltas;
     this._deltaEvent = deltaEvent;
     this._fullStart = fullCount;
     this._fullList = fullList;
     this._nameIds = nameIds;
-    this._slotOf = slotOf;
-    this._slotName = slotName;
+    this._names = names;
+    this._slotNameId = slotNameId.subarray(0, S);
     this._slotStart = slotStart;
     this._slotList = slotList;
     this._fsStart = fsStart;
@@ -646,7 +670,7 @@ export class Replay {
    */
   seek(i) {
     if (this._m === 0 || i >= this._n) return this._at(this._m, 'end');
-    const k = Math.max(0, lastAtMost(this._stops, 0, this._m, Math.floor(i)));
+    const k = Math.max(0, lastAtMost(this._stops, 0, this._m, Math.floor(i) || 0));
     return this._at(k, k === 0 ? 'start' : 'step');
   }
 
@@ -656,7 +680,7 @@ export class Replay {
    * @returns {Move}
    */
   seekStep(stepNumber) {
-    const k = Math.max(0, Math.floor(stepNumber) - 1);
+    const k = Math.max(0, (Math.floor(stepNumber) || 1) - 1);
     return this._at(k, k === 0 ? 'start' : 'step');
   }
 
@@ -793,10 +817,11 @@ export class Replay {
     const cached = bp.results[q];
     if (cached !== 0) return cached === 1;
     const i = this._leList[s + q];
-    const fi = this._fidx[i];
+    const lk = this._lookup();
+    lk.moveTo(this._fidx[i], i);
     let ok = false;
     try {
-      ok = bp.condition.test((name) => this._valueOf(fi, name, i));
+      ok = bp.condition.test(lk.get);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       bp.error = { index: i, message };
@@ -820,28 +845,77 @@ export class Replay {
 
   /** Position of the last delta of `slot` at or before event i, or -1. */
   _lastChange(slot, i) {
-    const list = this._slotList;
-    const ev = this._deltaEvent;
     const first = this._slotStart[slot];
-    let lo = first, hi = this._slotStart[slot + 1];
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ev[list[mid]] > i) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo > first ? list[lo - 1] : -1;
+    const h = lastAtMostBy(this._deltaEvent, this._slotList, first, this._slotStart[slot + 1], i);
+    return h >= first ? this._slotList[h] : -1;
   }
 
-  /** Value of local `name` of frame fi at event i, or undefined. */
-  _valueOf(fi, name, i) {
+  /** The slot of `name` in frame fi, or -1 (a short scan: frames have few names). */
+  _slotFor(fi, name) {
     const id = this._nameIds.get(name);
-    if (id === undefined) return undefined;
-    const slot = this._slotOf.get(id * this._frames.length + fi);
-    if (slot === undefined) return undefined;
-    const p = this._lastChange(slot, i);
+    if (id === undefined) return -1;
+    for (let j = this._fsStart[fi], end = this._fsStart[fi + 1]; j < end; j++) {
+      if (this._slotNameId[this._fsList[j]] === id) return this._fsList[j];
+    }
+    return -1;
+  }
+
+  /** Value of `name` given its last change position p (<= event i). */
+  _valueAtPos(fi, name, p, i) {
     if (p < 0 || p < this._lastFull(fi, i)) return undefined;
     const set = this._deltas[p].set;
     return set && Object.hasOwn(set, name) ? set[name] : undefined;
+  }
+
+  /**
+   * A reusable name lookup for condition evaluation. Conditions are evaluated
+   * over consecutive events of a line, mostly in one frame, so it remembers
+   * each name's slot for the current frame and the last change position found,
+   * and walks forward from it before falling back to binary search. This is
+   * the inner loop of a conditional continue over hundreds of thousands of
+   * hits.
+   */
+  _lookup() {
+    if (this._lk) return this._lk;
+    const eng = this;
+    const ev = this._deltaEvent, list = this._slotList, start = this._slotStart;
+    /** @type {Map<string, {slot: number, hint: number}>} */
+    const names = new Map();
+    const lk = {
+      fi: -1,
+      i: -1,
+      moveTo(fi, i) {
+        if (fi !== lk.fi) names.clear();
+        lk.fi = fi;
+        lk.i = i;
+      },
+      get(name) {
+        let rec = names.get(name);
+        if (rec === undefined) {
+          rec = { slot: eng._slotFor(lk.fi, name), hint: -1 };
+          names.set(name, rec);
+        }
+        const slot = rec.slot;
+        if (slot < 0) return undefined;
+        const i = lk.i, lo = start[slot], hi = start[slot + 1];
+        let h = rec.hint;
+        if (h >= lo && ev[list[h]] <= i) {
+          for (let steps = 0; h + 1 < hi && ev[list[h + 1]] <= i; steps++) {
+            if (steps === 8) {
+              h = lastAtMostBy(ev, list, h + 1, hi, i);
+              break;
+            }
+            h++;
+          }
+        } else {
+          h = lastAtMostBy(ev, list, lo, hi, i);
+        }
+        rec.hint = h;
+        return eng._valueAtPos(lk.fi, name, h >= lo ? list[h] : -1, i);
+      },
+    };
+    this._lk = lk;
+    return lk;
   }
 
   /**
@@ -863,7 +937,7 @@ export class Replay {
         const slot = this._fsList[j];
         const p = this._lastChange(slot, i);
         if (p < 0 || p < full) continue;
-        const name = this._slotName[slot];
+        const name = this._names[this._slotNameId[slot]];
         const set = this._deltas[p].set;
         if (!set || !Object.hasOwn(set, name)) continue; // deleted
         vars.set(name, set[name]);

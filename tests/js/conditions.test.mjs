@@ -1,0 +1,92 @@
+// The breakpoint condition language, evaluated over Value previews.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseCondition, ConditionError, EvaluationError } from '../../site/js/conditions.js';
+import { val } from './make-trace.mjs';
+
+const env = {
+  n: val(7),
+  f: val(2.5),
+  s: val('hello'),
+  none: val(null),
+  flag: val(true),
+  xs: val([3, 1, 4]),
+  d: { t: 'dict', r: "{'k': 1, 2: 'two'}", len: 2, entries: [[val('k'), val(1)], [val(2), val('two')]], more: 0 },
+  capped: { t: 'list', r: '[0, 1, ...]', len: 100, items: [val(0), val(1)], more: 98 },
+  long: { t: 'str', r: "'aaaa...'", v: 'aaaa', len: 5000 },
+  big: { t: 'int', r: '1' + '0'.repeat(400) },
+  inf: { t: 'float', r: 'inf' },
+  obj: { t: 'Message', r: 'Message(role=user)' },
+  bad: { t: 'Weird', r: '<repr failed>', err: 'ValueError: nope' },
+};
+const lookup = (name) => env[name];
+const ev = (src) => parseCondition(src).test(lookup);
+
+test('literals, names, arithmetic and comparisons', () => {
+  const yes = [
+    'n == 7', 'n != 8', 'n > 6 and n >= 7 and n < 8 and n <= 7', '1 < n < 10', 'not (n < 1 < 0)',
+    'f == 2.5', 'n + 1 == 8', 'n - 10 == -3', 'n * 2 == 14', 'n / 2 == 3.5', 'n // 2 == 3', '-7 % 3 == 2', 'n % 4 == 3',
+    '2 + 3 * 4 == 14', '(2 + 3) * 4 == 20', "s == 'hello'", 's == "hello"', "s + '!' == 'hello!'", "'ab' * 2 == 'abab'",
+    "s < 'world'", 'none is None', 'n is not None', 'flag', 'flag is True', 'flag == 1', 'True + True == 2',
+    'not none', 'none == None', 'n and s', 'none or n', '1_000 == 1000', '1e3 == 1000', 'inf > 1000000',
+    "'\\n' != 'n'", 'obj is not None', 'obj != 3',
+  ];
+  for (const src of yes) assert.equal(ev(src), true, src);
+  const no = ['n == 8', 'n < 7', 'none', 'n is None', "s == 'x'", "n == '7'", '0', "''", 'not n', '1 < n < 5'];
+  for (const src of no) assert.equal(ev(src), false, src);
+});
+
+test('len, subscripts, membership on previews', () => {
+  const yes = [
+    'len(xs) == 3', 'len(s) == 5', 'len(d) == 2', 'len(capped) == 100', 'len(long) == 5000',
+    'xs[0] == 3', 'xs[-1] == 4', 'xs[1] + xs[2] == 5', "d['k'] == 1", "d[2] == 'two'", "s[1] == 'e'", "s[-1] == 'o'",
+    '4 in xs', '5 not in xs', "'k' in d", "'ell' in s", "'z' not in s", 'capped[1] == 1', 'xs', 'capped', 'len(xs) > 0 and xs[0] > 2',
+  ];
+  for (const src of yes) assert.equal(ev(src), true, src);
+});
+
+test('undecidable or invalid evaluations throw EvaluationError', () => {
+  const cases = [
+    ['missing == 1', /name 'missing' is not defined/],
+    ['capped[50] == 1', /not in the preview/],
+    ['5 in capped', /not all of 'list'/],
+    ["long == 'a' * 5000", /truncated/],
+    ["n < 'a'", /not supported between 'int' and 'str'/],
+    ['xs[5]', /IndexError/],
+    ["d['nope']", /KeyError: 'nope'/],
+    ['n / 0', /ZeroDivisionError/],
+    ['len(n)', /has no len/],
+    ['n[0]', /not subscriptable/],
+    ['xs == xs', /cannot compare two container/],
+    ['n is 7', /'is' is only supported/],
+    ['big == 1', /too large/],
+    ['-s', /bad operand type/],
+    ['xs[0.5]', /indices must be integers/],
+  ];
+  for (const [src, msg] of cases) {
+    assert.throws(() => ev(src), (e) => e instanceof EvaluationError && msg.test(e.message), src);
+  }
+  // Short-circuit: the right side is not evaluated.
+  assert.equal(ev('none is not None and missing > 1'), false);
+  assert.equal(ev('n or missing'), true);
+  // A truncated string still answers "no" when the kept prefix differs.
+  assert.equal(ev("long == 'b'"), false);
+  assert.equal(ev("long == 'aaaa'"), false); // full length is known to differ
+  // repr-raising values are opaque boxes, not errors, unless compared.
+  assert.equal(ev('bad is not None'), true);
+});
+
+test('names read by a condition are reported', () => {
+  assert.deepEqual([...parseCondition('a + len(b) > c[0]').names].sort(), ['a', 'b', 'c']);
+});
+
+test('syntax errors carry a position', () => {
+  assert.throws(() => parseCondition(''), (e) => e instanceof ConditionError && e.position === 0 && /empty condition/.test(e.message));
+  assert.throws(() => parseCondition('n ** 2'), (e) => e instanceof ConditionError && e.position === 3);
+  assert.throws(() => parseCondition('n == 1 ;'), (e) => e.position === 7 && /unexpected character ';'/.test(e.message));
+  assert.throws(() => parseCondition("s == 'a\\q'"), (e) => e.position === 7 && /unsupported escape/.test(e.message));
+  assert.throws(() => parseCondition('xs['), (e) => e.position === 3);
+  assert.throws(() => parseCondition('12abc'), (e) => e.position === 0 && /invalid number/.test(e.message));
+  assert.throws(() => parseCondition('len()'), (e) => e.position === 4);
+  assert.throws(() => parseCondition('len(a, b)'), (e) => e.position === 5);
+});

@@ -1,0 +1,192 @@
+// Synthetic Stepwise traces (docs/trace-format.md v1) for tests and benchmarks.
+//
+// buildTrace(): a small trace from a hand-written event list.
+// makeLoopTrace(): a big, realistic trace (a loop calling a helper), with the
+// generator's own state sampled as ground truth, so tests can check the
+// engine's folded locals against what the "program" really held.
+
+/** Value preview of a JS number / string / null / boolean (recorder-shaped). */
+export function val(x) {
+  if (x === null) return { t: 'NoneType', r: 'None' };
+  if (typeof x === 'boolean') return { t: 'bool', r: x ? 'True' : 'False' };
+  if (typeof x === 'number') return Number.isInteger(x) ? { t: 'int', r: String(x) } : { t: 'float', r: String(x) };
+  if (typeof x === 'string') return { t: 'str', r: JSON.stringify(x).replace(/^"|"$/g, "'"), v: x, len: x.length };
+  if (Array.isArray(x)) return { t: 'list', r: '[...]', len: x.length, items: x.map(val), more: 0 };
+  throw new Error(`val(): unsupported ${typeof x}`);
+}
+
+/**
+ * A trace from an explicit event list.
+ * @param {object} spec
+ * @param {[string, number, number][]} spec.events  [kind, line, frame id]
+ * @param {{id: number, function: string, parent: number|null, line: number}[]} spec.frames
+ * @param {object[]} [spec.locals]  deltas {i, f, set?, del?, full?}; `set` values
+ *   may be plain JS values (wrapped with val()) or ready Value objects
+ */
+export function buildTrace({ events, frames, locals = [], returns = [], exceptions = [], stdout = [], gap = null, end = null }) {
+  const wrap = (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && 't' in v ? v : val(v));
+  return {
+    format: 'stepwise-trace',
+    version: 1,
+    source: 'py/demo.py',
+    function: frames[0]?.function ?? null,
+    case: 'demo',
+    python: '3.14.2',
+    backend: 'settrace',
+    frames,
+    events: {
+      kind: events.map((e) => e[0]).join(''),
+      line: events.map((e) => e[1]),
+      frame: events.map((e) => e[2]),
+    },
+    gap,
+    locals: locals.map((d) => ({
+      i: d.i,
+      f: d.f,
+      set: Object.fromEntries(Object.entries(d.set ?? {}).map(([k, v]) => [k, wrap(v)])),
+      del: d.del ?? [],
+      full: !!d.full,
+    })),
+    returns: returns.map(([e, v]) => [e, wrap(v)]),
+    exceptions,
+    stdout,
+    stdout_text: stdout.map((s) => s[1]).join(''),
+    end: end ?? { status: 'returned', reason: null, exception: null, ms: 1 },
+    files: [],
+    stats: { events: events.length, kept: events.length, calls: 0, elapsed_ms: 1, stdout_truncated: false },
+  };
+}
+
+/**
+ * A long trace of this program (line numbers as in the shown file):
+ *
+ *   1 def main(n):
+ *   2     total = 0
+ *   3     for i in range(n):
+ *   4         total += i
+ *   5         if i % K == 0:
+ *   6             total = helper(total, i)
+ *   7     return total
+ *  10 def helper(t, i):
+ *  11     print(i)
+ *  12     y = t % 1000
+ *  13     return y + i
+ *
+ * Options: events (approximate kept count before the final two events),
+ * helperEvery K, sampleEvery (ground-truth sampling period), gap
+ * {head, tail}: keep only the first `head` and last `tail` raw events, like a
+ * runaway run's windows (the first kept event of each frame after the gap gets
+ * a `full` delta, as the recorder does).
+ * @returns {{trace: object, truth: Map<number, {line: number, frame: number, kind: string,
+ *   depth: number, locals: Record<string, number>, stdoutLines: number}>}}
+ */
+export function makeLoopTrace({ events = 1_000_000, helperEvery = 5, sampleEvery = 9973, gap = null } = {}) {
+  const kinds = [];
+  const lines = [];
+  const frameCol = [];
+  const locals = [];
+  const returns = [];
+  const stdout = [];
+  const frames = [{ id: 0, function: 'main', parent: null, line: 1 }];
+  const truth = new Map();
+  const state = new Map([[0, {}]]); // frame id -> {name: number}
+
+  // The tail window is chosen against the requested size while generating
+  // (the real raw count ends within a few events of it).
+  let raw = 0; // raw (pre-gap) event counter
+  const totalRaw = events;
+  const keepRaw = (r) => !gap || r < gap.head || r >= totalRaw - gap.tail;
+  const seenAfterGap = new Set();
+  let stdoutLines = 0;
+
+  /** Emit one event; `set` = changed locals (numbers); returns kept index or -1. */
+  function emit(kind, line, f, set, { full = false, ret } = {}) {
+    const st = state.get(f);
+    if (full) for (const k of Object.keys(st)) delete st[k];
+    Object.assign(st, set);
+    const r = raw++;
+    if (!keepRaw(r)) return -1;
+    const idx = kinds.length;
+    kinds.push(kind);
+    lines.push(line);
+    frameCol.push(f);
+    let isFull = full;
+    let changed = set;
+    if (gap && r >= gap.head && !seenAfterGap.has(f)) {
+      // First kept event of this frame after the gap: the recorder sends all locals.
+      seenAfterGap.add(f);
+      isFull = true;
+      changed = { ...st };
+    }
+    if (isFull || Object.keys(changed).length) {
+      const s = {};
+      for (const [k, v] of Object.entries(changed)) s[k] = { t: 'int', r: String(v) };
+      locals.push({ i: idx, f, set: s, del: [], full: isFull });
+    }
+    if (ret !== undefined) returns.push([idx, { t: 'int', r: String(ret) }]);
+    if (idx % sampleEvery === 0) {
+      truth.set(idx, { line, frame: f, kind, depth: f === 0 ? 0 : 1, locals: { ...st }, stdoutLines });
+    }
+    return idx;
+  }
+
+  const K = helperEvery;
+  const budget = events - 2;
+  emit('c', 1, 0, { n: 0 }, { full: true });
+  emit('l', 2, 0, {});
+  let total = 0;
+  emit('l', 3, 0, { total });
+  let nextId = 1;
+  for (let i = 0; raw < budget - 12; i++) {
+    emit('l', 4, 0, { i });
+    total += i;
+    emit('l', 5, 0, { total });
+    if (i % K === 0) {
+      emit('l', 6, 0, {});
+      const h = nextId++;
+      frames.push({ id: h, function: 'helper', parent: 0, line: 10 });
+      state.set(h, {});
+      emit('c', 10, h, { t: total, i }, { full: true });
+      emit('l', 11, h, {});
+      // print(i) runs after the 'l 11' event: output attributed to it.
+      const y = total % 1000;
+      const e11 = kinds.length - 1;
+      if (keepRaw(raw - 1)) {
+        stdout.push([e11, `${i}\n`]);
+        stdoutLines++;
+      }
+      emit('l', 12, h, {});
+      emit('l', 13, h, { y });
+      emit('r', 13, h, {}, { ret: y + i });
+      state.delete(h);
+      total = y + i;
+      emit('l', 3, 0, { total });
+    } else {
+      emit('l', 3, 0, {});
+    }
+  }
+  emit('l', 7, 0, {});
+  emit('r', 7, 0, {}, { ret: total });
+
+  const trace = {
+    format: 'stepwise-trace',
+    version: 1,
+    source: 'py/demo/loop.py',
+    function: 'main',
+    case: 'synthetic',
+    python: '3.14.2',
+    backend: 'settrace',
+    frames,
+    events: { kind: kinds.join(''), line: lines, frame: frameCol },
+    gap: gap ? { after: gap.head - 1, dropped: raw - kinds.length } : null,
+    locals,
+    returns,
+    exceptions: [],
+    stdout,
+    stdout_text: stdout.map((s) => s[1]).join(''),
+    end: { status: 'returned', reason: gap ? 'max_events' : null, exception: null, ms: 1 },
+    files: [],
+    stats: { events: raw, kept: kinds.length, calls: frames.length, elapsed_ms: 1, stdout_truncated: false },
+  };
+  return { trace, truth };
+}
