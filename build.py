@@ -24,10 +24,10 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markdown_it import MarkdownIt
+from markupsafe import Markup, escape
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES
-from markupsafe import Markup, escape
 
 REPO = Path(__file__).resolve().parent
 sys.path.insert(0, str(REPO / "py"))

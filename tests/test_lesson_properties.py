@@ -4,6 +4,7 @@ from copy import deepcopy
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from s08.core.runtime import archive_writer, history_bytes, prepare_context, split_history, trim_results
 
 TEXT = st.text(alphabet=st.sampled_from("ab旧近期证据 \n\"<>"), max_size=1400)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from lesson_harness import run_plain
+
 from steptrace import scenario
 
 REPO = Path(__file__).resolve().parents[1]

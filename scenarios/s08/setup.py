@@ -1,5 +1,5 @@
-from copy import deepcopy
 import tempfile
+from copy import deepcopy
 from pathlib import Path
 
 from s08.core.runtime import archive_writer, prepare_context, split_history, trim_results

@@ -1,4 +1,4 @@
-// Replay engine for Stepwise traces (docs/trace-format.md, version 1).
+// Replay engine for Stepwise traces (docs/trace-format.md, versions 1 and 2).
 //
 // The engine owns the cursor, the breakpoints and every stepping move; the UI
 // only calls it and renders. It never re-runs code: everything is answered
@@ -95,6 +95,8 @@ export class Replay {
     validateHeader(trace);
     /** The trace as given (read-only for callers: end, files, stats, ...). */
     this.trace = trace;
+    // Version 2 pools values: locals and returns hold indexes into `values`.
+    this._pool = trace.version >= 2 ? (Array.isArray(trace.values) ? trace.values : fail('"values" must be a list')) : null;
     this._buildFrames(trace.frames);
     this._buildEvents(trace.events);
     this._buildGap(trace.gap);
@@ -864,7 +866,7 @@ export class Replay {
   _valueAtPos(fi, name, p, i) {
     if (p < 0 || p < this._lastFull(fi, i)) return undefined;
     const set = this._deltas[p].set;
-    return set && Object.hasOwn(set, name) ? set[name] : undefined;
+    return set && Object.hasOwn(set, name) ? this._value(set[name]) : undefined;
   }
 
   /**
@@ -940,7 +942,7 @@ export class Replay {
         const name = this._names[this._slotNameId[slot]];
         const set = this._deltas[p].set;
         if (!set || !Object.hasOwn(set, name)) continue; // deleted
-        vars.set(name, set[name]);
+        vars.set(name, this._value(set[name]));
         if (this._deltaEvent[p] === i) changed.add(name);
       }
     }
@@ -982,9 +984,14 @@ export class Replay {
     return this._outText.slice(0, this._outCum[count]);
   }
 
+  /** A Value, resolving a version-2 pool index. */
+  _value(v) {
+    return this._pool !== null && typeof v === 'number' ? this._pool[v] : v;
+  }
+
   /** Return value (Value) recorded at 'r' event i, or null. @param {number} i */
   returnAt(i) {
-    return this._returns.get(i) ?? null;
+    return this._returns.has(i) ? this._value(this._returns.get(i)) : null;
   }
 
   /** Exception {type, message} recorded at 'x' event i, or null. @param {number} i */
@@ -1032,7 +1039,7 @@ function validateHeader(trace) {
   if (trace.format !== 'stepwise-trace') {
     throw new Error(`Not a Stepwise trace: format is ${JSON.stringify(trace.format)} (expected "stepwise-trace")`);
   }
-  if (trace.version !== 1) {
-    throw new Error(`Unsupported Stepwise trace version ${JSON.stringify(trace.version)} (this page reads version 1)`);
+  if (trace.version !== 1 && trace.version !== 2) {
+    throw new Error(`Unsupported Stepwise trace version ${JSON.stringify(trace.version)} (this page reads versions 1 and 2)`);
   }
 }

@@ -1,0 +1,129 @@
+"""Command line for authors: trace one case on CPython and print the JSON or a listing.
+
+    python -m steptrace trace py/s08/core/runtime.py --scenario scenarios/s08.toml \\
+        --function split_history --case normal [--summary]
+
+Authoring mistakes (unknown function or case, missing files) print one clear
+line and exit with status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import scenario as scenarios
+from .runner import BACKENDS, RunnerError, run_case
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m steptrace", description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    trace = commands.add_parser("trace", help="run one scenario case and print its trace")
+    trace.add_argument("source", help="repo path of the shown file, e.g. py/s08/core/runtime.py")
+    trace.add_argument("--scenario", required=True, help="scenario file, e.g. scenarios/s08.toml")
+    trace.add_argument("--function", required=True)
+    trace.add_argument("--case", required=True)
+    trace.add_argument("--summary", action="store_true", help="a readable line-by-line listing")
+    trace.add_argument("--backend", choices=BACKENDS, default="auto")
+    trace.add_argument("--max-events", type=int, default=1_000_000)
+    trace.add_argument("--time-limit", type=float, default=10.0)
+    args = parser.parse_args(argv)
+    try:
+        text, root = _trace(args)
+    except (scenarios.ScenarioError, RunnerError, KeyError, OSError) as error:
+        message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        print(f"steptrace: error: {message}", file=sys.stderr)
+        return 2
+    out = sys.stdout
+    if args.summary:
+        out.write(summary(json.loads(text), root))
+    else:
+        out.write(text + "\n")
+    return 0
+
+
+def _trace(args: argparse.Namespace) -> tuple[str, Path]:
+    loaded = scenarios.load(args.scenario)
+    source = args.source.replace("\\", "/")
+    if source != loaded.source:
+        raise RunnerError(f"{args.scenario} is about {loaded.source!r}, not {source!r}")
+    if not (loaded.root / source).is_file():
+        raise RunnerError(f"source file {source!r} does not exist under {loaded.root}")
+    if args.function not in loaded.functions:
+        raise RunnerError(f"unknown function {args.function!r}; known: {', '.join(loaded.functions)}")
+    cases = loaded.cases_for(args.function)
+    if args.case not in cases:
+        raise RunnerError(f"unknown case {args.case!r} for {args.function}; known: {', '.join(cases)}")
+    setup, entry = loaded.code(args.function, args.case)
+    py_root = str(loaded.root / "py")
+    if py_root not in sys.path:
+        sys.path.insert(0, py_root)
+    text = run_case(source, loaded.module, setup, entry, function=args.function, case=args.case,
+                    max_events=args.max_events, time_limit=args.time_limit, backend=args.backend)
+    return text, loaded.root
+
+
+def summary(document: dict, root: Path | None = None) -> str:
+    """One line per event: index, indented by frame depth, line number, source text, changes, output."""
+    source_lines: list[str] = []
+    if root is not None:
+        try:
+            source_lines = (Path(root) / document["source"]).read_text(encoding="utf-8").splitlines()
+        except OSError:
+            pass
+    frames = {f["id"]: f for f in document["frames"]}
+
+    def depth(frame_id: int | None) -> int:
+        level = 0
+        while frame_id is not None and frame_id in frames and frames[frame_id]["parent"] is not None:
+            frame_id = frames[frame_id]["parent"]
+            level += 1
+        return level
+
+    deltas: dict[int, list[dict]] = {}
+    for delta in document["locals"]:
+        deltas.setdefault(delta["i"], []).append(delta)
+    returns = dict((i, v) for i, v in document["returns"])
+    exceptions = dict((i, v) for i, v in document["exceptions"])
+    stdout = dict((i, t) for i, t in document["stdout"])
+    events = document["events"]
+    values = document["values"]
+    gap = document["gap"]
+    out = [f"# {document['source']} · {document['function']} · {document['case']} "
+           f"({document['backend']}, Python {document['python']})"]
+    if -1 in stdout:
+        out.append(f"      stdout: {stdout[-1]!r}")
+    marks = {"c": "call", "l": "", "r": "return", "x": "raise"}
+    for i, kind in enumerate(events["kind"]):
+        line, frame = events["line"][i], events["frame"][i]
+        text = source_lines[line - 1].strip() if 0 < line <= len(source_lines) else ""
+        label = marks[kind]
+        if kind == "c":
+            text = f"{frames.get(frame, {}).get('function', '?')}()"
+        parts = [f"{i:6} {'  ' * depth(frame)}{line:4}  {(label + ' ') if label else ''}{text}"]
+        for delta in deltas.get(i, ()):
+            if delta["set"]:
+                parts.append("  | " + ", ".join(f"{k}={values[v]['r']}" for k, v in delta["set"].items()))
+            if delta["del"]:
+                parts.append("  | del " + ", ".join(delta["del"]))
+        if i in returns:
+            parts.append(f"  -> {values[returns[i]]['r']}")
+        if i in exceptions:
+            parts.append(f"  !! {exceptions[i]['type']}: {exceptions[i]['message']}")
+        out.append("".join(parts))
+        if i in stdout:
+            out.append(f"      stdout: {stdout[i]!r}")
+        if gap is not None and i == gap["after"]:
+            out.append(f"       ... {gap['dropped']} events not kept ...")
+    end = document["end"]
+    ending = end["status"] + (f" ({end['reason']})" if end["reason"] else "")
+    if end["exception"]:
+        ending += f": {end['exception']['type']}: {end['exception']['message']} (line {end['exception']['line']})"
+    stats = document["stats"]
+    out.append(f"# {ending}; {stats['events']} events, {stats['kept']} kept, {stats['calls']} calls, "
+               f"{stats['elapsed_ms']} ms")
+    for file in document["files"]:
+        out.append(f"# file {file['path']} ({file['size']} bytes)")
+    return "\n".join(out) + "\n"

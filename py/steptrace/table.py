@@ -1,0 +1,88 @@
+"""The event table: columnar, in chunks, with a bounded head and a ring-buffered tail.
+
+Memory is bounded by `max_events` whatever the run does. The first half of the
+capacity is the head window and is never dropped; the rest is a ring of chunks
+holding the most recent events. When the ring is full, its oldest chunk (with
+the locals deltas, returns, exceptions and output attached to its events) is
+dropped whole and counted, so the document can mark the gap honestly.
+
+Everything a chunk refers to lives in that chunk, so dropping one is O(1) and
+leaves no dangling event indexes behind. Frames whose whole life fell into
+dropped chunks are forgotten too (see `EventTable.drop_frames`).
+"""
+from __future__ import annotations
+
+from collections import deque
+
+
+class Chunk:
+    """Consecutive events and everything recorded at them."""
+
+    __slots__ = ("start", "kinds", "lines", "frames", "deltas", "returns", "exceptions", "stdout", "ended",
+                 "values")
+
+    def __init__(self, start: int) -> None:
+        self.start = start                  # run-wide index of the chunk's first event
+        self.kinds: list[str] = []
+        self.lines: list[int] = []
+        self.frames: list[int] = []
+        self.deltas: list[tuple] = []       # (event, frame, set, del, full)
+        self.returns: list[tuple] = []      # (event, Value)
+        self.exceptions: list[tuple] = []   # (event, {"type", "message"})
+        self.stdout: list[tuple] = []       # (event, text)
+        self.ended: list[int] = []          # frames whose last event is in this chunk
+        self.values: list[dict] = []        # previews referred to by this chunk (local indexes)
+
+
+class EventTable:
+    """Head window + tail ring of chunks; `current` is the chunk being written."""
+
+    def __init__(self, max_events: int) -> None:
+        if max_events < 2:
+            raise ValueError("max_events must be at least 2")
+        self.max_events = max_events
+        self.chunk_size = max(1, min(4096, max_events // 16))
+        total = max(2, -(-max_events // self.chunk_size))   # kept <= max_events rounded up to a chunk
+        self.head_chunks = total // 2
+        self.tail_chunks = max(1, total - self.head_chunks)   # including `current`
+        self.head: list[Chunk] = []
+        self.tail: deque[Chunk] = deque()
+        self.current = Chunk(0)
+        self.dropped = 0
+        self.gap_after: int | None = None   # run-wide index of the last head event, once a gap exists
+        self.in_tail = False                # past the head window: frames re-snapshot per chunk
+        self.serial = 0                     # bumps with each new tail chunk
+        self.head_last_frame = None         # frames with an id above it were created after the head
+
+    def rotate(self, next_start: int, last_frame_id: int) -> list[int]:
+        """Close the full current chunk, open the next; return frame ids now forgettable."""
+        closing, forgettable = self.current, []
+        if not self.in_tail and len(self.head) < self.head_chunks:
+            self.head.append(closing)
+            if len(self.head) == self.head_chunks:
+                self.in_tail = True
+                self.head_last_frame = last_frame_id
+        else:
+            self.tail.append(closing)
+            if len(self.tail) >= self.tail_chunks:
+                old = self.tail.popleft()
+                if self.gap_after is None:
+                    self.gap_after = old.start - 1
+                self.dropped += len(old.kinds)
+                forgettable = [f for f in old.ended if f > self.head_last_frame]
+        if self.in_tail:
+            self.serial += 1
+        self.current = Chunk(next_start)
+        return forgettable
+
+    def chunks(self) -> list[Chunk]:
+        return [*self.head, *self.tail, self.current]
+
+    def kept(self) -> int:
+        return sum(len(c.kinds) for c in self.chunks())
+
+    def index(self, run_index: int) -> int:
+        """Run-wide event index -> index into the kept table (what the document uses)."""
+        if self.gap_after is None or run_index <= self.gap_after:
+            return run_index
+        return run_index - self.dropped

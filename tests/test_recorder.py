@@ -1,0 +1,442 @@
+"""The recorder and runner on CPython: events, locals, stdout, endings, limits, files, CLI."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import textwrap
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from steptrace import cli, monitor
+from steptrace.runner import RunnerError, run_case
+
+REPO = Path(__file__).resolve().parents[1]
+
+SHOWN = '''\
+import tempfile
+from pathlib import Path
+
+
+def add(a, b):
+    total = a + b
+    return total
+
+
+def outer(x):
+    y = add(x, 1)
+    z = add(y, 2)
+    return z
+
+
+def mutate():
+    candidate = [{"content": [{"content": "long body"}]}]
+    block = candidate[0]["content"][0]
+    block["content"] = "moved"
+    return candidate
+
+
+def fail(x):
+    y = x * 2
+    raise ValueError(f"bad {y}")
+
+
+def partial():
+    print("a", end="")
+    print("b", end="")
+    print("c")
+    return 3
+
+
+def spin():
+    while True:
+        pass
+
+
+def count(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def recurse(n):
+    return recurse(n + 1)
+
+
+def memory():
+    raise MemoryError("simulated")
+
+
+def interrupt():
+    step = 1
+    raise KeyboardInterrupt
+
+
+class RaisingRepr:
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+
+def adversarial():
+    big = "x" * 10_000_000
+    loop = [1]
+    loop.append(loop)
+    bad = RaisingRepr()
+    html = "<script>alert(1)</script>"
+    return html
+
+
+def squares(n):
+    return sum(i * i for i in range(n))
+
+
+def write(directory, text):
+    path = Path(directory) / "note.txt"
+    path.write_text(text, encoding="utf-8")
+    return path.name
+
+
+def gone():
+    temp = 1
+    del temp
+    return 0
+'''
+
+
+@pytest.fixture
+def shown(tmp_path):
+    """Write SHOWN as a fresh module; return trace(entry, setup=..., **kw) -> document."""
+    name = "shown_" + uuid.uuid4().hex[:8]
+    (tmp_path / f"{name}.py").write_text(SHOWN, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+
+    def trace(entry: str, setup: str = "", **kw) -> dict:
+        setup = f"from {name} import *\n" + textwrap.dedent(setup)
+        text = run_case(f"{name}.py", name, setup, textwrap.dedent(entry), **kw)
+        return json.loads(text)
+    trace.name = name
+    trace.source = f"{name}.py"
+    yield trace
+    sys.path.remove(str(tmp_path))
+    sys.modules.pop(name, None)
+
+
+def events(doc: dict) -> list[tuple[str, int, int]]:
+    table = doc["events"]
+    return list(zip(table["kind"], table["line"], table["frame"], strict=True))
+
+
+def locals_at(doc: dict, index: int) -> dict[int, dict[str, dict]]:
+    """Replay: the locals of every frame at event `index` (fold of deltas)."""
+    state: dict[int, dict[str, dict]] = {}
+    for delta in doc["locals"]:
+        if delta["i"] > index:
+            break
+        frame = state.setdefault(delta["f"], {})
+        if delta["full"]:
+            frame.clear()
+        frame.update({name: doc["values"][ref] for name, ref in delta["set"].items()})
+        for name in delta["del"]:
+            frame.pop(name, None)
+    return state
+
+
+def line_of(text: str) -> int:
+    return SHOWN.splitlines().index(text) + 1
+
+
+def check_document(doc: dict) -> None:
+    """Internal consistency every document must have."""
+    n = len(doc["events"]["kind"])
+    assert len(doc["events"]["line"]) == len(doc["events"]["frame"]) == n == doc["stats"]["kept"]
+    frames = {f["id"] for f in doc["frames"]}
+    assert set(doc["events"]["frame"]) <= frames
+    assert all(f["parent"] is None or f["parent"] in frames for f in doc["frames"])
+    indexes = [d["i"] for d in doc["locals"]]
+    assert indexes == sorted(indexes) and all(0 <= i < n for i in indexes)
+    assert all(0 <= ref < len(doc["values"]) for d in doc["locals"] for ref in d["set"].values())
+    assert all(doc["events"]["kind"][i] == "r" for i, _ in doc["returns"])
+    assert all(doc["events"]["kind"][i] == "x" for i, _ in doc["exceptions"])
+    assert all(-1 <= i < n for i, _ in doc["stdout"])
+    assert "".join(t for _, t in doc["stdout"]) == doc["stdout_text"] or doc["gap"]
+    assert doc["format"] == "stepwise-trace" and doc["version"] == 2
+
+
+def test_calls_lines_returns_and_frames(shown):
+    doc = shown("print(outer(1))\n")
+    check_document(doc)
+    assert doc["end"]["status"] == "returned"
+    assert doc["end"]["call"]["value"] == {"t": "int", "r": "4"}
+    kinds = doc["events"]["kind"]
+    assert kinds == "cl" + "cllr" + "l" + "cllr" + "lr"
+    frames = {f["id"]: f for f in doc["frames"]}
+    assert [f["function"] for f in doc["frames"]] == ["outer", "add", "add"]
+    assert frames[2]["parent"] == 1 and frames[1]["parent"] is None
+    assert frames[1]["line"] == line_of("def outer(x):")
+    assert events(doc)[1] == ("l", line_of("    y = add(x, 1)"), 1)
+    returns = {i: doc["values"][ref]["r"] for i, ref in doc["returns"]}
+    assert list(returns.values()) == ["2", "4", "4"]
+    assert doc["stdout"] == [[len(kinds) - 1, "4\n"]]
+
+
+def test_setup_and_entry_are_never_recorded(shown):
+    doc = shown("result = outer(1)\nresult = add(result, 1)\n", setup="warm = outer(5)\n")
+    source_lines = len(SHOWN.splitlines())
+    assert all(1 <= line <= source_lines for line in doc["events"]["line"])
+    assert doc["stats"]["calls"] == 4      # outer, add, add from the entry; add again; setup not traced
+
+
+def test_locals_record_only_changes(shown):
+    doc = shown("outer(1)\n")
+    first = doc["locals"][0]
+    assert first["i"] == 0 and first["full"] and set(first["set"]) == {"x"}
+    outer_deltas = [d for d in doc["locals"] if d["f"] == 1]
+    assert [sorted(d["set"]) for d in outer_deltas] == [["x"], ["y"], ["z"]]
+    assert locals_at(doc, len(doc["events"]["kind"]) - 1)[1] == {
+        "x": {"t": "int", "r": "1"}, "y": {"t": "int", "r": "2"}, "z": {"t": "int", "r": "4"}}
+
+
+def test_in_place_mutation_is_a_change(shown):
+    doc = shown("mutate()\n")
+    moved = line_of('    block["content"] = "moved"')
+    after = [d for d in doc["locals"] if doc["events"]["line"][d["i"]] == moved or d["i"] == 4]
+    delta = next(d for d in doc["locals"] if d["i"] == 4)   # the event after the assignment ran
+    assert doc["events"]["line"][3] == moved and after
+    assert set(delta["set"]) == {"candidate", "block"}
+    assert doc["values"][delta["set"]["block"]]["r"] == "{'content': 'moved'}"
+
+
+def test_deleted_names_are_reported(shown):
+    doc = shown("gone()\n")
+    assert any(d["del"] == ["temp"] for d in doc["locals"])
+
+
+def test_stdout_without_newline_is_kept_per_step(shown):
+    doc = shown("partial()\nprint('end', end='')\n", setup="print('from setup')\n")
+    assert doc["stdout_text"] == "from setup\nabc\nend"
+    assert doc["stdout"][0] == [-1, "from setup\n"]
+    texts = [t for _, t in doc["stdout"][1:]]
+    assert texts[:2] == ["a", "b"] and "".join(texts) == "abc\nend"
+    steps = [i for i, _ in doc["stdout"][1:3]]
+    assert steps[0] < steps[1]
+
+
+def test_exception_mid_function(shown):
+    doc = shown("fail(2)\n")
+    check_document(doc)
+    end = doc["end"]
+    assert end["status"] == "raised"
+    assert end["exception"] == {"type": "ValueError", "message": "bad 4",
+                                "line": line_of('    raise ValueError(f"bad {y}")'), "in_source": True}
+    assert doc["events"]["kind"].endswith("xr")
+    assert doc["exceptions"][0][1] == {"type": "ValueError", "message": "bad 4"}
+    assert end["call"]["status"] == "raised" and end["call"]["exception"]["type"] == "ValueError"
+    assert not any(i == len(doc["events"]["kind"]) - 1 for i, _ in doc["returns"])   # an unwind, no value
+
+
+def test_exception_caught_by_entry_is_a_normal_end(shown):
+    doc = shown("try:\n    fail(1)\nexcept ValueError as e:\n    print(e)\n")
+    assert doc["end"]["status"] == "returned" and doc["end"]["call"]["status"] == "raised"
+    assert doc["stdout_text"] == "bad 2\n"
+
+
+def test_error_in_entry_points_at_entry(shown):
+    doc = shown("outer(1)\nundefined_name\n")
+    assert doc["end"]["exception"] == {"type": "NameError", "message": "name 'undefined_name' is not defined",
+                                       "line": 2, "in_source": False, "file": "<entry>"}
+
+
+def test_while_true_stops_on_time_limit_and_stays_replayable(shown):
+    started = time.perf_counter()
+    doc = shown("spin()\n", time_limit=0.5)
+    assert time.perf_counter() - started < 3
+    check_document(doc)
+    assert doc["end"]["status"] == "stopped" and doc["end"]["reason"] == "time_limit"
+    assert doc["stats"]["events"] > 1000
+
+
+def test_long_loop_keeps_first_and_last_windows(shown):
+    doc = shown("count(100_000)\n", max_events=2000)
+    check_document(doc)
+    assert doc["end"]["status"] == "returned"
+    assert doc["end"]["call"]["value"]["r"] == str(sum(range(100_000)))
+    gap = doc["gap"]
+    kept = doc["stats"]["kept"]
+    assert kept <= 2000 and gap["after"] >= 900 and gap["dropped"] + kept == doc["stats"]["events"]
+    # head window: the run's first events; tail window: its last ones
+    assert doc["events"]["kind"][:2] == "cl" and doc["events"]["kind"][-1] == "r"
+    # the first event after the gap carries a full snapshot of its frame
+    tail_first = next(d for d in doc["locals"] if d["i"] > gap["after"])
+    assert tail_first["i"] == gap["after"] + 1 and tail_first["full"]
+    assert set(tail_first["set"]) == {"n", "total", "i"}
+    last = locals_at(doc, kept - 1)[1]
+    assert last["total"]["r"] == str(sum(range(100_000))) and last["i"]["r"] == "99999"
+
+
+def test_runaway_loop_with_small_capacity(shown):
+    doc = shown("spin()\n", max_events=500, time_limit=0.3)
+    check_document(doc)
+    assert doc["stats"]["kept"] <= 500 + 500 // 16 and doc["gap"]["dropped"] > 0   # rounded up to a chunk
+    assert doc["end"]["reason"] == "time_limit"
+
+
+def test_frames_of_dropped_calls_are_forgotten(shown):
+    doc = shown("for k in range(3000):\n    outer(k)\n", max_events=600)
+    check_document(doc)
+    assert doc["stats"]["calls"] == 9000 and doc["gap"]["dropped"] > 0
+    assert len(doc["frames"]) < 400           # only frames of kept events (and their parents)
+
+
+def test_one_million_events_are_recordable(shown):
+    doc = shown("count(499_997)\n", time_limit=120)     # 2n + 5 events
+    assert doc["stats"]["events"] == doc["stats"]["kept"] == 999_999 and doc["gap"] is None
+    assert doc["end"]["status"] == "returned"
+
+
+def test_recursion_error_is_a_clear_end(shown):
+    doc = shown("recurse(0)\n")
+    assert doc["end"]["status"] == "raised"
+    assert doc["end"]["exception"]["type"] == "RecursionError"
+    assert doc["end"]["exception"]["in_source"] is True
+    assert doc["stats"]["calls"] > 100
+    # the next run works as usual
+    assert shown("outer(1)\n")["end"]["status"] == "returned"
+
+
+def test_memory_error_is_a_clear_end(shown):
+    doc = shown("memory()\n")
+    assert doc["end"]["status"] == "raised" and doc["end"]["exception"]["type"] == "MemoryError"
+
+
+def test_keyboard_interrupt_is_stopped_interrupted_and_keeps_trace(shown):
+    doc = shown("interrupt()\n")
+    assert doc["end"]["status"] == "stopped" and doc["end"]["reason"] == "interrupted"
+    assert doc["events"]["kind"].startswith("cll")
+
+
+def test_adversarial_values_are_bounded(shown):
+    started = time.perf_counter()
+    text_doc = run_case(f"{shown.name}.py", shown.name, f"from {shown.name} import *\n", "adversarial()\n")
+    assert time.perf_counter() - started < 2
+    assert len(text_doc) < 50_000
+    doc = json.loads(text_doc)
+    final = locals_at(doc, len(doc["events"]["kind"]) - 1)[1]
+    assert final["big"]["len"] == 10_000_000
+    assert final["loop"]["items"][1]["cycle"] is True
+    assert final["bad"]["err"] == "RuntimeError: no repr"
+    assert final["html"]["v"] == "<script>alert(1)</script>"
+
+
+def test_generator_frame_keeps_its_id(shown):
+    doc = shown("squares(3)\n")
+    gen_frames = [f["id"] for f in doc["frames"] if f["function"] == "<genexpr>"]
+    assert len(gen_frames) == 1
+    assert doc["events"]["kind"].count("c") == 1 + 4     # squares + start and 3 resumes
+    assert doc["end"]["call"]["value"]["r"] == "5"
+
+
+def test_temp_files_are_collected_then_removed(shown):
+    setup = 'import tempfile\n_temp = tempfile.TemporaryDirectory(prefix="lesson8-")\n'
+    doc = shown("write(_temp.name, 'hello <b>')\n", setup=setup)
+    assert len(doc["files"]) == 1
+    file = doc["files"][0]
+    assert file["name"] == "note.txt" and file["size"] == 9 and file["preview"] == "hello <b>"
+    assert file["path"].startswith("lesson8-") and not file["truncated"]
+    assert not [n for n in os.listdir(tempfile.gettempdir()) if n == file["path"].split("/")[0]]
+
+
+def test_untraced_mode(shown):
+    doc = shown("partial()\n", record=False)
+    assert doc["backend"] == "none" and doc["events"]["kind"] == "" and doc["stdout_text"] == "abc\n"
+    assert doc["end"]["status"] == "returned"
+
+
+def test_wrong_source_or_backend_is_refused(shown):
+    with pytest.raises(RunnerError, match="not the shown source"):
+        run_case("py/other.py", shown.name, "", "pass\n")
+    with pytest.raises(RunnerError, match="unknown backend"):
+        run_case(shown.source, shown.name, "", "pass\n", backend="magic")
+    with pytest.raises(RunnerError, match="cannot import"):
+        run_case("nope.py", "no_such_module_here", "", "pass\n")
+
+
+@pytest.mark.skipif(not monitor.available(), reason="sys.monitoring needs Python 3.12+")
+@pytest.mark.parametrize("entry", ["outer(1)\n", "mutate()\n", "partial()\n", "squares(4)\n",
+                                   "try:\n    fail(1)\nexcept ValueError:\n    pass\n", "count(50)\n"])
+def test_backends_record_the_same(shown, entry):
+    a = shown(entry, backend="settrace")
+    b = shown(entry, backend="monitoring")
+    for key in ("frames", "events", "values", "locals", "returns", "exceptions", "stdout"):
+        assert a[key] == b[key], key
+
+
+def test_auto_backend_choice(shown):
+    expected = "monitoring" if monitor.available() else "settrace"
+    assert shown("outer(1)\n")["backend"] == expected
+
+
+# -- CLI -------------------------------------------------------------------------------------
+def cli_run(capsys, *args):
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_json_and_summary(capsys, monkeypatch):
+    monkeypatch.chdir(REPO)
+    code, out, _ = cli_run(capsys, "trace", "py/s08/core/runtime.py", "--scenario", "scenarios/s08.toml",
+                           "--function", "split_history", "--case", "normal")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["function"] == "split_history" and doc["end"]["status"] == "returned"
+    code, out, _ = cli_run(capsys, "trace", "py/s08/core/runtime.py", "--scenario", "scenarios/s08.toml",
+                           "--function", "split_history", "--case", "pending", "--summary")
+    assert code == 0
+    assert "call split_history()" in out and "raise if (len(messages) - 1) % 2:" not in out
+    assert "!! ValueError: 工具结果尚未收齐，不能压缩。" in out and "stdout: '工具结果尚未收齐，不能压缩。\\n'" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--function", "nope", "--case", "normal"], "unknown function 'nope'"),
+    (["--function", "split_history", "--case", "trim"], "unknown case 'trim'"),
+    (["--function", "split_history", "--case", "normal", "--scenario", "missing.toml"], "missing.toml"),
+])
+def test_cli_authoring_mistakes_exit_2(capsys, monkeypatch, args, message):
+    monkeypatch.chdir(REPO)
+    base = ["trace", "py/s08/core/runtime.py"]
+    if "--scenario" not in args:
+        base += ["--scenario", "scenarios/s08.toml"]
+    code, out, err = cli_run(capsys, *base, *args)
+    assert code == 2 and message in err and out == ""
+
+
+def test_cli_wrong_source_exits_2(capsys, monkeypatch):
+    monkeypatch.chdir(REPO)
+    code, _, err = cli_run(capsys, "trace", "py/s01/core/loop.py", "--scenario", "scenarios/s08.toml",
+                           "--function", "split_history", "--case", "normal")
+    assert code == 2 and "not 'py/s01/core/loop.py'" in err
+
+
+def test_worked_example_in_the_format_doc_is_current(tmp_path, monkeypatch):
+    """docs/trace-format.md shows a real trace; it must still be what the recorder writes."""
+    import re
+    text = (REPO / "docs" / "trace-format.md").read_text(encoding="utf-8")
+    source = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    expected = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+    package = tmp_path / "demo"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "shown.py").write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("demo", "demo.shown"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    doc = json.loads(run_case("demo/shown.py", "demo.shown", "from demo.shown import outer\n",
+                              "result = outer(1)\n", function="outer", case="one", backend="settrace"))
+    doc["end"]["ms"] = doc["stats"]["elapsed_ms"] = 0.05
+    doc["python"] = expected["python"]
+    assert doc == expected

@@ -1,0 +1,192 @@
+"""The recorder inside real Pyodide (Python 3.14): golden lesson traces, backend equivalence, adversarial runs.
+
+Golden traces live in tests/golden/s08/<function>.<case>.json and come from Pyodide, not from the
+host's CPython (line events differ between versions). Regenerate them after an intended change:
+
+    STEPWISE_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_recorder_pyodide.py -k golden
+
+Receipts (context-<hex>.jsonl), temp dir names and timings are normalised before comparing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from test_recorder import SHOWN, check_document, locals_at
+
+from steptrace import scenario
+
+REPO = Path(__file__).resolve().parents[1]
+GOLDEN = Path(__file__).with_name("golden") / "s08"
+UPDATE = os.environ.get("STEPWISE_UPDATE_GOLDEN") == "1"
+LESSON = scenario.load(REPO / "scenarios" / "s08.toml")
+CASES = [(function, case) for function in LESSON.functions for case in LESSON.cases_for(function)]
+ADV_DIR = "/tmp/stepwise_adversarial"
+ADV_MODULE = "shown_adversarial"
+
+
+def remote_run(pyodide, source: str, module: str, setup: str, entry: str, **kw) -> str:
+    options = "".join(f", {key}={value!r}" for key, value in kw.items())
+    code = ("from steptrace.runner import run_case\n"
+            f"result = run_case({source!r}, {module!r}, {setup!r}, {entry!r}{options})\n")
+    return pyodide.run(code, timeout=120)
+
+
+def normalise(text: str) -> dict:
+    text = re.sub(r"context-[0-9a-f]+", "context-<hex>", text)
+    text = re.sub(r"lesson8-[A-Za-z0-9_]+", "lesson8-<tmp>", text)
+    doc = json.loads(text)
+    doc["end"]["ms"] = 0
+    doc["stats"]["elapsed_ms"] = 0
+    return doc
+
+
+def lesson_trace(pyodide, function: str, case: str, **kw) -> dict:
+    setup, entry = LESSON.code(function, case)
+    return normalise(remote_run(pyodide, LESSON.source, LESSON.module, setup, entry,
+                                function=function, case=case, **kw))
+
+
+def test_pyodide_runs_python_314(pyodide):
+    assert pyodide.python_version.startswith("3.14")
+
+
+@pytest.mark.parametrize("function, case", CASES)
+def test_golden_lesson_trace(pyodide, function, case):
+    doc = lesson_trace(pyodide, function, case)
+    check_document(doc)
+    assert doc["backend"] == "monitoring" and doc["python"] == pyodide.python_version
+    assert doc["stats"]["internal_errors"] == []
+    path = GOLDEN / f"{function}.{case}.json"
+    if UPDATE or not path.exists():
+        if not UPDATE:
+            pytest.fail(f"missing golden {path.name}; run with STEPWISE_UPDATE_GOLDEN=1 to create it")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(doc, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    assert doc == json.loads(path.read_text(encoding="utf-8")), f"trace differs from {path.name}"
+
+
+@pytest.mark.parametrize("function, case", CASES)
+def test_lesson_case_shape(pyodide, function, case):
+    """What the page relies on, independent of the golden bytes."""
+    doc = lesson_trace(pyodide, function, case)
+    frames = {f["id"]: f for f in doc["frames"]}
+    assert frames[1]["function"] == function and frames[1]["parent"] is None
+    assert doc["end"]["status"] == "returned"            # the entry catches ValueError/OSError
+    call = doc["end"]["call"]
+    assert call["frame"] == 1
+    printed = doc["stdout_text"].strip()
+    if call["status"] == "returned":
+        assert printed == "已生成候选；原历史保持不变。"
+    else:
+        assert printed == call["exception"]["message"]
+    archives = [f for f in doc["files"] if f["name"].endswith(".jsonl")]
+    if function == "trim_results" or (function == "prepare_context" and case not in ("fit", "archive_error")):
+        assert [f["name"] for f in archives] == ["context-<hex>.jsonl"]
+        assert archives[0]["path"] == "lesson8-<tmp>/context-<hex>.jsonl"
+        assert archives[0]["preview"].startswith('{"role": "user", "content": "先检查，再获准运行。"}')
+    else:
+        assert archives == []
+
+
+def test_trim_marks_the_in_place_replacement(pyodide):
+    """`block['content'] = ...` inside trim_results changes `candidate` at that very step."""
+    doc = lesson_trace(pyodide, "trim_results", "trim")
+    table = doc["events"]
+    assign = 61   # block['content'] = (f'[旧正文已移出；...
+    pairs = enumerate(zip(table["line"], table["frame"], strict=True))
+    hits = [i for i, (line, frame) in pairs if line == assign and frame == 1]
+    assert hits
+    # the statement spans lines 61-62; its effect shows at the next line outside it (back to 59)
+    after = next(i for i in range(hits[0], len(table["line"])) if table["line"][i] not in (61, 62))
+    assert table["line"][after] == 59
+    delta = next(d for d in doc["locals"] if d["i"] == after and d["f"] == 1)
+    assert {"candidate", "block"} <= set(delta["set"])
+    assert doc["values"][delta["set"]["block"]]["entries"][2][1]["v"].startswith("[旧正文已移出")
+
+
+@pytest.mark.parametrize("function, case", CASES)
+def test_backends_agree_in_pyodide(pyodide, function, case):
+    a = lesson_trace(pyodide, function, case, backend="settrace")
+    b = lesson_trace(pyodide, function, case, backend="monitoring")
+    for key in ("frames", "events", "values", "locals", "returns", "exceptions", "stdout", "stdout_text", "files"):
+        assert a[key] == b[key], key
+    assert a["end"] == b["end"]
+
+
+# -- adversarial, in Pyodide --------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def adversarial(pyodide):
+    """SHOWN (see test_recorder.py) written into Pyodide's FS as its own module."""
+    pyodide.run(f"import os, sys\nos.makedirs({ADV_DIR!r}, exist_ok=True)\n"
+                f"open({ADV_DIR + '/' + ADV_MODULE + '.py'!r}, 'w').write({SHOWN!r})\n"
+                f"sys.path.insert(0, {ADV_DIR!r})\nresult = 'ok'\n")
+
+    def trace(entry: str, **kw) -> dict:
+        text = remote_run(pyodide, f"{ADV_MODULE}.py", ADV_MODULE, f"from {ADV_MODULE} import *\n", entry, **kw)
+        doc = json.loads(text)
+        check_document(doc)
+        return doc
+    return trace
+
+
+@pytest.mark.parametrize("backend", ["monitoring", "settrace"])
+def test_pyodide_while_true_stops_and_stays_replayable(adversarial, backend):
+    doc = adversarial("spin()\n", time_limit=0.5, backend=backend)
+    assert doc["end"]["status"] == "stopped" and doc["end"]["reason"] == "time_limit"
+    assert 450 < doc["end"]["ms"] < 1500 and doc["stats"]["events"] > 1000
+
+
+def test_pyodide_long_loop_keeps_windows(adversarial):
+    doc = adversarial("count(20_000)\n", max_events=1000)
+    gap = doc["gap"]
+    assert gap["dropped"] > 0 and doc["end"]["call"]["value"]["r"] == str(sum(range(20_000)))
+    first_tail = next(d for d in doc["locals"] if d["i"] > gap["after"])
+    assert first_tail["full"] and first_tail["i"] == gap["after"] + 1
+    assert locals_at(doc, doc["stats"]["kept"] - 1)[1]["i"]["r"] == "19999"
+
+
+@pytest.mark.parametrize("backend", ["monitoring", "settrace"])
+def test_pyodide_recursion_error(adversarial, backend):
+    doc = adversarial("recurse(0)\n", backend=backend)
+    assert doc["end"]["status"] == "raised" and doc["end"]["exception"]["type"] == "RecursionError"
+    assert adversarial("outer(1)\n")["end"]["status"] == "returned"
+
+
+def test_pyodide_exception_mid_function(adversarial):
+    doc = adversarial("fail(2)\n")
+    assert doc["end"]["exception"]["type"] == "ValueError" and doc["end"]["exception"]["in_source"]
+    assert doc["events"]["kind"].endswith("xr")
+
+
+def test_pyodide_print_without_newline(adversarial):
+    doc = adversarial("partial()\nprint('tail', end='')\n")
+    assert doc["stdout_text"] == "abc\ntail"
+    assert [t for _, t in doc["stdout"]][:2] == ["a", "b"]
+
+
+def test_pyodide_adversarial_values(adversarial):
+    doc = adversarial("adversarial()\n")
+    final = locals_at(doc, doc["stats"]["kept"] - 1)[1]
+    assert final["big"]["len"] == 10_000_000 and len(final["big"]["v"]) <= 200
+    assert final["loop"]["items"][1]["cycle"] is True
+    assert final["bad"]["err"] == "RuntimeError: no repr"
+    assert final["html"]["v"] == "<script>alert(1)</script>"
+
+
+def test_pyodide_keyboard_interrupt(adversarial):
+    doc = adversarial("interrupt()\n")
+    assert doc["end"]["status"] == "stopped" and doc["end"]["reason"] == "interrupted"
+
+
+@pytest.mark.parametrize("entry", ["outer(1)\n", "mutate()\n", "partial()\n", "squares(4)\n", "gone()\n",
+                                   "try:\n    fail(1)\nexcept ValueError:\n    pass\n", "count(50)\n",
+                                   "adversarial()\n"])
+def test_pyodide_backends_agree_on_adversarial_code(adversarial, entry):
+    a = adversarial(entry, backend="settrace")
+    b = adversarial(entry, backend="monitoring")
+    for key in ("frames", "events", "values", "locals", "returns", "exceptions", "stdout"):
+        assert a[key] == b[key], key

@@ -1,0 +1,185 @@
+"""Recorder overhead: untraced vs traced run time, in Pyodide (default) and/or CPython.
+
+    .venv/bin/python tools/overhead.py [--cpython] [--no-pyodide] [--repeat N]
+
+Prints, per workload, the best-of-N milliseconds of `run_case(..., record=False)`
+and of `run_case(...)` with the recorder on (`elapsed_ms`: setup + entry, as the
+reader waits for them), and their ratio. Workloads:
+  - every lesson case of scenarios/s08.toml (the shown file is py/s08/core/runtime.py);
+  - stdlib-heavy: a shown-file function that spends its time in deepcopy and json;
+  - loop-heavy: a shown-file loop whose locals change on every line.
+The last two live in a small module this script writes (into Pyodide's FS, or a temp
+dir for CPython). Budgets (docs/BRIEF): <= 1.5x outside the shown file, <= 10x loop-heavy.
+Not a test: numbers depend on the machine; compare ratios.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "py"))
+sys.path.insert(0, str(REPO / "tests" / "pyodide_node"))
+
+BENCH_MODULE = '''\
+from copy import deepcopy
+import json
+
+
+def stdlib_heavy(messages, rounds):
+    """Time goes to deepcopy and json (outside the shown file)."""
+    size = 0
+    for _ in range(rounds):
+        size += len(json.dumps(deepcopy(messages), ensure_ascii=False))
+    return size
+
+
+def loop_heavy(text, rounds):
+    """Every line changes a local: the recorder previews on each step."""
+    counts = {}
+    longest = ""
+    for _ in range(rounds):
+        for word in text.split():
+            word = word.strip(".,;").lower()
+            counts[word] = counts.get(word, 0) + 1
+            if len(word) > len(longest):
+                longest = word
+    return len(counts), longest
+'''
+
+BENCH_SETUP = '''\
+from stepwise_bench import loop_heavy, stdlib_heavy
+messages = [{"role": "user", "content": "q"}] + [
+    {"role": "assistant", "content": [{"type": "tool_use", "id": f"c{i}", "name": "read", "input": {"p": "x"}}]}
+    for i in range(20)]
+text = ("the quick brown fox jumps over the lazy dog; it was the best of times, it was the worst of "
+        "times. a small lesson in context compaction for an agent loop ") * 4
+'''
+
+FLOOR_TEXT = ("the quick brown fox jumps over the lazy dog; it was the best of times, it was the worst of "
+              "times. a small lesson in context compaction for an agent loop ") * 4
+
+WORKLOADS = [("stdlib-heavy (deepcopy+json)", "stdlib_heavy(messages, 60)\n"),
+             ("loop-heavy (locals every line)", "loop_heavy(text, 8)\n")]
+
+MEASURE = '''
+import json, time
+from steptrace.runner import run_case
+
+def best(args, repeat, **kw):
+    times = []
+    for _ in range(repeat):
+        doc = json.loads(run_case(*args, **kw))
+        times.append(doc["stats"]["elapsed_ms"])
+    return min(times), doc
+
+def callback_floor(repeat):
+    """loop-heavy with a do-nothing Python callback per line: the cost no recorder can go under."""
+    import sys
+    import stepwise_bench
+    from stepwise_bench import loop_heavy
+    text = FLOOR_TEXT
+    def timed():
+        best = float("inf")
+        for _ in range(repeat):
+            started = time.perf_counter()
+            loop_heavy(text, 8)
+            best = min(best, (time.perf_counter() - started) * 1000)
+        return best
+    plain = timed()
+    if hasattr(sys, "monitoring"):
+        mon, tool = sys.monitoring, 4
+        mon.use_tool_id(tool, "floor")
+        mon.register_callback(tool, mon.events.LINE, lambda code, line: None)
+        mon.set_local_events(tool, loop_heavy.__code__, mon.events.LINE)
+        try:
+            hooked = timed()
+        finally:
+            mon.set_local_events(tool, loop_heavy.__code__, 0)
+            mon.register_callback(tool, mon.events.LINE, None)
+            mon.free_tool_id(tool)
+        name = "monitoring"
+    else:
+        def tracer(frame, event, arg):
+            return tracer if frame.f_code is loop_heavy.__code__ else None
+        sys.settrace(tracer)
+        try:
+            hooked = timed()
+        finally:
+            sys.settrace(None)
+        name = "settrace"
+    return ["  floor: no-op line callback", plain, hooked, name, 0, "-"]
+
+rows = []
+for label, args in JOBS:
+    plain, _ = best(args, REPEAT, record=False)
+    traced, doc = best(args, REPEAT)
+    rows.append([label, plain, traced, doc["backend"], doc["stats"]["events"], doc["end"]["status"]])
+rows.append(callback_floor(REPEAT))
+result = json.dumps(rows)
+'''
+
+
+def jobs(bench_dir: str) -> list:
+    from steptrace import scenario
+    loaded = scenario.load(REPO / "scenarios" / "s08.toml")
+    out = []
+    for function in loaded.functions:
+        for case in loaded.cases_for(function):
+            setup, entry = loaded.code(function, case)
+            out.append([f"{function}/{case}", [loaded.source, loaded.module, setup, entry]])
+    for label, entry in WORKLOADS:
+        out.append([label, [f"{bench_dir}/stepwise_bench.py", "stepwise_bench", BENCH_SETUP, entry]])
+    return out
+
+
+def report(title: str, rows: list) -> None:
+    print(f"\n{title}")
+    print(f"{'workload':34} {'untraced ms':>12} {'traced ms':>10} {'ratio':>7}  backend     events  end")
+    for label, plain, traced, backend, events, status in rows:
+        ratio = traced / plain if plain else float("nan")
+        print(f"{label:34} {plain:12.2f} {traced:10.2f} {ratio:6.1f}x  {backend:10} {events:7}  {status}")
+
+
+def in_pyodide(repeat: int) -> None:
+    from bridge import PyodideNode
+    runtime = PyodideNode()
+    try:
+        bench_dir = "/tmp/stepwise_bench_mod"
+        write = (f"import os, sys\nos.makedirs({bench_dir!r}, exist_ok=True)\n"
+                 f"open({bench_dir + '/stepwise_bench.py'!r}, 'w').write({BENCH_MODULE!r})\n"
+                 f"sys.path.insert(0, {bench_dir!r})\nresult = 'ok'\n")
+        runtime.run(write)
+        code = f"JOBS = {jobs(bench_dir[1:])!r}\nREPEAT = {repeat}\nFLOOR_TEXT = {FLOOR_TEXT!r}\n" + MEASURE
+        rows = json.loads(runtime.run(code, timeout=600))
+        report(f"Pyodide {runtime.pyodide_version} (Python {runtime.python_version})", rows)
+    finally:
+        runtime.close()
+
+
+def in_cpython(repeat: int) -> None:
+    folder = tempfile.mkdtemp(prefix="stepwise-bench-")
+    Path(folder, "stepwise_bench.py").write_text(BENCH_MODULE, encoding="utf-8")
+    sys.path.insert(0, folder)
+    namespace = {"JOBS": jobs(folder.lstrip("/")), "REPEAT": repeat, "FLOOR_TEXT": FLOOR_TEXT}
+    exec(MEASURE, namespace)
+    report(f"CPython {sys.version.split()[0]}", json.loads(namespace["result"]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cpython", action="store_true", help="also measure on this CPython")
+    parser.add_argument("--no-pyodide", action="store_true", help="skip Pyodide")
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    if not args.no_pyodide:
+        in_pyodide(args.repeat)
+    if args.cpython or args.no_pyodide:
+        in_cpython(args.repeat)
+
+
+if __name__ == "__main__":
+    main()
