@@ -1,0 +1,149 @@
+"""The site builder: what it writes, and how it refuses authoring mistakes."""
+import re
+import shutil
+import subprocess
+import sys
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+import build  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dist")
+    build.build(out)
+    return out
+
+
+def test_sources_are_copied_byte_for_byte(site):
+    for name in ("py/s08/core/runtime.py", "py/steptrace/runner.py", "py/steptrace/recorder.py"):
+        assert (site / name).read_bytes() == (REPO / name).read_bytes()
+
+
+def test_pyodide_core_is_served_from_the_site(site):
+    for name in build.PYODIDE_CORE:
+        assert (site / "pyodide" / name).stat().st_size == (REPO / "node_modules/pyodide" / name).stat().st_size
+
+
+def test_pages_use_relative_urls_and_forbid_other_origins(site):
+    for page in (site / "index.html", site / "s08" / "index.html"):
+        html = unescape(page.read_text(encoding="utf-8"))
+        assert "default-src 'self'" in html and "connect-src 'self'" in html
+        urls = re.findall(r'(?:src|href)="([^"]+)"', html)
+        assert urls and all(not u.startswith(("http:", "https:", "//", "/")) for u in urls), urls
+
+
+def test_lesson_page_has_one_debugger_per_function(site):
+    html = (site / "s08" / "index.html").read_text(encoding="utf-8")
+    for name in ("split_history", "trim_results", "prepare_context"):
+        assert f'aria-label="s08/core/runtime.py · {name}"' in html
+    assert html.count('class="debugger"') == 3
+    assert 'aria-label="断点 第35行"' in html  # real line numbers of the file
+    assert 'aria-label="s01/core/runtime.py · run_loop"' in html  # the loop's commit point, from the real file
+    assert "prepare(deepcopy(messages))" in unescape(re.sub(r"<[^>]+>", "", html))
+
+
+# ---------------------------------------------------------------- authoring mistakes
+
+@pytest.fixture
+def authoring(tmp_path):
+    """A private copy of the lesson and its scenario file, to break on purpose."""
+    lessons = tmp_path / "lessons"
+    shutil.copytree(REPO / "site" / "lessons", lessons)
+    scenarios = tmp_path / "scenarios"
+    shutil.copytree(REPO / "scenarios", scenarios)
+    toml = lessons / "s08" / "lesson.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        'scenarios = "scenarios/s08.toml"', f'scenarios = "{scenarios / "s08.toml"}"'), encoding="utf-8")
+    return lessons, scenarios / "s08.toml", scenarios / "s08" / "setup.py"
+
+
+def fails_with(lessons, tmp_path, *patterns):
+    result = subprocess.run([sys.executable, str(REPO / "build.py"), "--out", str(tmp_path / "out"),
+                             "--lessons", str(lessons)], capture_output=True, text=True, cwd=REPO)
+    assert result.returncode == 1, result.stdout + result.stderr
+    for pattern in patterns:
+        assert re.search(pattern, result.stderr), result.stderr
+    return result.stderr
+
+
+def edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_the_unbroken_copy_builds(authoring, tmp_path):
+    lessons, _, _ = authoring
+    assert subprocess.run([sys.executable, "build.py", "--out", str(tmp_path / "o"), "--lessons", str(lessons)],
+                          cwd=REPO, capture_output=True).returncode == 0
+
+
+def test_unknown_function(authoring, tmp_path):
+    lessons, toml, _ = authoring
+    edit(toml, 'name = "trim_results"', 'name = "trim_result"')
+    fails_with(lessons, tmp_path, r"s08\.toml:\d+: unknown function 'trim_result'", "defines")
+
+
+def test_unknown_function_in_prose(authoring, tmp_path):
+    lessons, _, _ = authoring
+    edit(lessons / "s08" / "lesson.zh.md", "```debugger\nsplit_history", "```debugger\nsplit_histroy")
+    fails_with(lessons, tmp_path, r"lesson\.zh\.md:\d+: unknown function 'split_histroy'")
+
+
+def test_missing_case_field(authoring, tmp_path):
+    lessons, toml, _ = authoring
+    edit(toml, 'pending = { zh = "缺少结果", en = "Missing result" }', 'pending = { zh = "缺少结果" }')
+    fails_with(lessons, tmp_path, r"s08\.toml:\d+: case 'pending' needs non-empty text for both zh and en")
+
+
+def test_setup_with_a_syntax_error(authoring, tmp_path):
+    lessons, _, setup = authoring
+    edit(setup, 'if scenario == "pending":', 'if scenario == "pending"')
+    stderr = fails_with(lessons, tmp_path, r"setup\.py:(\d+): the setup file has a syntax error")
+    line = int(re.search(r"setup\.py:(\d+)", stderr).group(1))
+    assert 'if scenario == "pending"' in setup.read_text(encoding="utf-8").splitlines()[line - 1]
+
+
+def test_entry_with_a_syntax_error_names_the_toml_line(authoring, tmp_path):
+    lessons, toml, _ = authoring
+    edit(toml, "    observed = split_history(messages, keep_recent=1)", "    observed = split_history(messages,, 1)")
+    stderr = fails_with(lessons, tmp_path, r"s08\.toml:(\d+): the entry of 'split_history' has a syntax error")
+    line = int(re.search(r"s08\.toml:(\d+)", stderr).group(1))
+    assert "split_history(messages,, 1)" in toml.read_text(encoding="utf-8").splitlines()[line - 1]
+
+
+def test_duplicate_case_ids(authoring, tmp_path):
+    lessons, toml, _ = authoring
+    edit(toml, 'cases = ["normal", "pending", "mismatch", "multi"]', 'cases = ["normal", "pending", "normal"]')
+    fails_with(lessons, tmp_path, r"s08\.toml:\d+: function 'split_history' lists case id\(s\) normal more than once")
+
+
+def test_duplicate_case_definition_is_a_toml_error(authoring, tmp_path):
+    lessons, toml, _ = authoring
+    edit(toml, 'normal = { zh = "正常", en = "Normal" }',
+         'normal = { zh = "正常", en = "Normal" }\nnormal = { zh = "又一个", en = "Again" }')
+    fails_with(lessons, tmp_path, r"s08\.toml:\d+: not valid TOML")
+
+
+def test_unknown_case_offered(authoring, tmp_path):
+    lessons, toml, _ = authoring
+    edit(toml, '"normal", "pending", "mismatch", "multi"', '"normal", "pendign"')
+    fails_with(lessons, tmp_path, r"s08\.toml:\d+: function 'split_history' offers case 'pendign'")
+
+
+def test_stage_that_matches_no_line(authoring, tmp_path):
+    lessons, toml, _ = authoring
+    edit(toml, 'start = "cut = "', 'start = "cutting = "')
+    fails_with(lessons, tmp_path, r"s08\.toml:\d+: stage start 'cutting = ' matches no line of split_history\(\)")
+
+
+def test_languages_must_have_the_same_widgets(authoring, tmp_path):
+    lessons, _, _ = authoring
+    edit(lessons / "s08" / "lesson.en.md", "```debugger\ntrim_results\n```", "")
+    fails_with(lessons, tmp_path, r"lesson\.en\.md: its widget blocks .* differ")
