@@ -300,24 +300,60 @@ def build(out: Path, lessons_dir: Path = SITE / "lessons") -> list[Lesson]:
 
 # ---------------------------------------------------------------- serve
 
-def serve(out: Path, port: int) -> None:
+COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".py", ".svg", ".txt")
+
+
+def serve(out: Path, port: int, isolation: bool = True) -> None:
+    """Serve `out` on 127.0.0.1: right MIME types, gzip for text, long cache for the pinned Pyodide.
+
+    With `isolation` the COOP/COEP headers make the page cross-origin isolated, so the worker gets a
+    SharedArrayBuffer and a runaway run is interrupted in place instead of rebooting the worker.
+    """
+    import gzip
+    from email.utils import formatdate
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    compressed: dict[tuple[str, float], bytes] = {}
 
     class Handler(SimpleHTTPRequestHandler):
         extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
                           ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json",
-                          ".py": "text/plain; charset=utf-8", ".md": "text/plain; charset=utf-8"}
+                          ".py": "text/plain; charset=utf-8", ".md": "text/plain; charset=utf-8",
+                          ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8"}
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, directory=str(out), **kwargs)
 
+        def do_GET(self) -> None:
+            path = Path(self.translate_path(self.path))
+            if path.is_dir() and self.path.split("?")[0].endswith("/"):
+                path = path / "index.html"
+            if "gzip" in self.headers.get("Accept-Encoding", "") and path.suffix in COMPRESSIBLE and path.is_file():
+                stat = path.stat()
+                body = compressed.get((str(path), stat.st_mtime))
+                if body is None:
+                    body = compressed[(str(path), stat.st_mtime)] = gzip.compress(path.read_bytes(), 6)
+                self.send_response(200)
+                self.send_header("Content-Type", self.guess_type(str(path)))
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Last-Modified", formatdate(stat.st_mtime, usegmt=True))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            super().do_GET()
+
         def end_headers(self) -> None:
-            # Cross-origin isolation gives SharedArrayBuffer, so a runaway run is interrupted, not rebooted.
-            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            if isolation:
+                self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+                self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
             self.send_header("Cross-Origin-Resource-Policy", "same-origin")
             self.send_header("Content-Security-Policy", CSP)
             self.send_header("X-Content-Type-Options", "nosniff")
+            self.send_header("Vary", "Accept-Encoding")
+            # The Pyodide core is pinned: cache it for good. Everything else revalidates (cheap 304s).
+            pinned = self.path.split("?")[0].split("/")[-2:-1] == ["pyodide"]
+            self.send_header("Cache-Control", "public, max-age=31536000, immutable" if pinned else "no-cache")
             super().end_headers()
 
         def log_message(self, format: str, *args) -> None:  # noqa: A002 - keep the test output quiet
@@ -325,7 +361,8 @@ def serve(out: Path, port: int) -> None:
                 super().log_message(format, *args)
 
     with ThreadingHTTPServer(("127.0.0.1", port), Handler) as server:
-        print(f"serving {out} on http://127.0.0.1:{server.server_address[1]}/", flush=True)
+        mode = "cross-origin isolated" if isolation else "not isolated"
+        print(f"serving {out} on http://127.0.0.1:{server.server_address[1]}/ ({mode})", flush=True)
         server.serve_forever()
 
 
@@ -335,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=REPO / "dist")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--lessons", type=Path, default=SITE / "lessons", help="folder of lesson folders")
+    parser.add_argument("--no-isolation", action="store_true",
+                        help="serve without COOP/COEP (runaway runs then reboot the worker)")
     parser.add_argument("--verbose", action="store_true", help="log every request when serving")
     args = parser.parse_args(argv)
     try:
@@ -343,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build failed: {error}", file=sys.stderr)
         return 1
     if args.command == "serve":
-        serve(args.out, args.port)
+        serve(args.out, args.port, isolation=not args.no_isolation)
     return 0
 
 

@@ -188,7 +188,8 @@ export class Debugger extends EventTarget {
     if (answer.type !== "trace") {
       const message = answer.type === "runaway" ? this.t("runaway", { seconds: (this.worker.deadlineMs / 1000).toFixed(1) })
         : answer.type === "stopped" ? this.t("stopped_by_reader")
-          : answer.type === "crashed" ? this.t("worker_crashed") : answer.message;
+          : answer.type === "crashed" ? this.t("worker_crashed")
+            : answer.type === "unresponsive" ? this.t("unresponsive") : answer.message;
       this.#fail(message);
       return null;
     }

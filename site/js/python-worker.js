@@ -76,8 +76,8 @@ export class PythonWorker extends EventTarget {
   }
 
   /**
-   * Run one case. Resolves with {type: "trace", json, ms} | {type: "failed" | "crashed" | "runaway" |
-   * "stopped", message}. Never rejects.
+   * Run one case. Resolves with {type: "trace", json, ms, stopKind?} | {type: "failed" | "crashed" |
+   * "runaway" | "stopped" | "unresponsive", message?}. Never rejects.
    */
   run(request) {
     const id = this.nextId++;
@@ -108,7 +108,7 @@ export class PythonWorker extends EventTarget {
       new Uint8Array(this.interrupt)[0] = INTERRUPT_SIGINT;
       // The recorder answers a KeyboardInterrupt with a partial trace; give it a moment.
       pending.timers.push(setTimeout(() => {
-        if (this.pending === pending) this.#reboot(pending, kind);
+        if (this.pending === pending) this.#reboot(pending, "unresponsive");
       }, 700));
     } else {
       this.#reboot(pending, kind);
