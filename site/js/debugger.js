@@ -33,6 +33,7 @@ export class Debugger extends EventTarget {
     this.trace = null;
     this.state = "idle"; // idle | running | paused | finished | error
     this.runToken = 0;
+    this.visited = []; // stops the reader moved away from, for Step back
     this.select = root.querySelector("select[name=scenario]");
     this.status = root.querySelector("[role=status]");
     this.slider = root.querySelector(".timeline input");
@@ -57,6 +58,7 @@ export class Debugger extends EventTarget {
     this.select.addEventListener("change", () => this.setCase(this.select.value));
     this.slider.addEventListener("input", () => {
       if (!this.replay) return;
+      this.visited = [];
       this.replay.seekStep(+this.slider.value);
       this.#afterMove({ reason: "step" });
     });
@@ -144,7 +146,16 @@ export class Debugger extends EventTarget {
     if (action === "run" || action === "debug") return this.start(action);
     if (action === "stop") return this.stop();
     if (!this.replay || !(this.state === "paused" || (action === "back" && this.state === "finished"))) return;
+    if (action === "back") {
+      // Step back undoes the reader's last move (a step over a call returns to the calling line);
+      // with nothing to undo it goes one recorded stop back.
+      const previous = this.visited.pop();
+      this.#afterMove(previous === undefined ? this.replay.stepBack() : this.replay.seek(previous));
+      return;
+    }
+    const before = this.replay.index;
     const move = this.replay[MOVES[action]]();
+    if (this.replay.index !== before) this.visited.push(before);
     this.#afterMove(move);
   }
 
@@ -152,6 +163,7 @@ export class Debugger extends EventTarget {
   async start(mode, { step = null } = {}) {
     const trace = await this.#ensureTrace();
     if (!trace) return;
+    this.visited = [];
     const replay = this.replay;
     let move;
     if (step != null) move = replay.seekStep(step);
@@ -405,6 +417,7 @@ export class Debugger extends EventTarget {
     const stdout = this.root.querySelector(".stdout");
     const text = this.replay.stdoutUntil(index);
     stdout.textContent = text || (position.finished ? this.t("no_output") : "");
+    stdout.dataset.empty = this.t("no_output_yet");
     const error = this.root.querySelector(".error-message");
     const lines = [];
     const gap = this.replay.gapInfo();
@@ -478,14 +491,14 @@ export class Debugger extends EventTarget {
       const condition = el("input");
       condition.type = "text";
       condition.value = bp.condition ?? "";
-      condition.placeholder = "len(messages) > 3";
+      condition.placeholder = this.t("condition_placeholder");
       condition.setAttribute("aria-label", this.t("condition", { line }));
       condition.addEventListener("change", () => this.setBreakpoint(line, { ...bp, condition: condition.value.trim() }));
       const hits = el("input");
       hits.type = "number";
       hits.min = "1";
       hits.value = bp.hitCount ?? "";
-      hits.placeholder = "1";
+      hits.placeholder = this.t("hits_placeholder");
       hits.setAttribute("aria-label", this.t("hit_count", { line }));
       hits.addEventListener("change", () => this.setBreakpoint(line, { ...bp, hitCount: +hits.value || null }));
       const remove = el("button", "bp-remove", "×");

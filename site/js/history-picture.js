@@ -79,8 +79,14 @@ export function renderHistory(name, value, budget, t) {
   const total = sizes.reduce((a, b) => a + b, 0);
   const scale = Math.max(total, budget ?? 0) || 1;
   const caption = document.createElement("figcaption");
-  caption.textContent = `${name}: ${messages.length}${value.more ? "+" : ""} · ≈${t("bytes", { n: total.toLocaleString() })}`
-    + (budget ? ` · ${t("budget", { budget: budget.toLocaleString() })}` : "");
+  caption.textContent = `${name}: ${messages.length}${value.more ? "+" : ""} · ≈${t("bytes", { n: total.toLocaleString() })}`;
+  if (budget) {
+    // The caption names the red budget line in the reader's language.
+    const label = document.createElement("span");
+    label.className = "budget-text";
+    label.textContent = ` · ${t("budget", { budget: budget.toLocaleString() })}`;
+    caption.append(label);
+  }
   const bar = document.createElement("ol");
   bar.className = "history-bar";
   bar.setAttribute("aria-label", `${t("history_picture")}: ${name}`);
@@ -110,6 +116,7 @@ export function renderHistory(name, value, budget, t) {
     mark.className = "budget-mark";
     mark.style.left = `${Math.min(100, (budget / scale) * 100)}%`;
     mark.title = t("budget", { budget });
+    mark.setAttribute("aria-hidden", "true");
     track.append(mark);
   }
   figure.append(caption, track);

@@ -1,0 +1,139 @@
+"""The page as it looks: English one switch away, a phone-width layout, dark mode, and screenshots
+of each debugger paused mid-way (saved under test-results/screenshots/ for a human to look at).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pages import EN, ZH, Widget
+from playwright.sync_api import expect
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+
+# (function, case, breakpoint line, continues after the first hit): an interesting moment of each.
+MOMENTS = [
+    ("split_history", "multi", 48, 0),       # after the loop: both groups copied, the cut next
+    ("trim_results", "error", 61, 0),        # inside the loop: the old error result being replaced
+    ("prepare_context", "summary", 105, 0),  # state['summaries'] += 1: trimming was not enough
+]
+
+
+FIRST_CASE = {"split_history": "normal", "trim_results": "old", "prepare_context": "fit"}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def screenshot_dir():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+def _pause(widget: Widget, case: str, line: int, extra: int = 0) -> None:
+    widget.reset(case)
+    widget.bp(line).click()
+    widget.press("debug")
+    widget.expect_paused(line)
+    for _ in range(extra):
+        widget.press("continue")
+        widget.expect_paused(line)
+
+
+def test_english_is_one_switch_away(lesson):
+    page = lesson.page
+    switch = page.locator("#lang-switch")
+    expect(switch).to_have_text("English")
+    for function in ("split_history", "trim_results", "prepare_context"):
+        Widget(page, function).reset(FIRST_CASE[function])
+    switch.click()
+    try:
+        expect(switch).to_have_text("中文")
+        assert page.evaluate("() => document.documentElement.lang") == "en"
+        for function in ("split_history", "trim_results", "prepare_context"):
+            widget = Widget(page, function, EN)
+            expect(widget.root).to_be_visible()
+            for action in ("run", "debug", "continue", "over", "into", "out", "back", "stop"):
+                expect(widget.button(action)).to_have_count(1)
+            expect(widget.status).to_have_text("Not run")
+            expect(widget.picker).to_have_count(1)
+            expect(widget.root.get_by_role("slider", name="Timeline", exact=True)).to_have_count(1)
+            first = int(widget.root.locator(".dbg-code > .code button.bp").first.get_attribute("data-line"))
+            expect(widget.bp(first)).to_have_count(1)
+        # Case labels follow the language; a paused status reads in English too.
+        widget = Widget(page, "split_history", EN)
+        expect(widget.picker.locator("option[value=multi]")).to_have_text("Several calls in one group")
+        widget.bp(48).click()
+        expect(widget.bp(48)).to_have_attribute("aria-pressed", "true")
+        widget.press("debug")
+        widget.expect_paused(48)
+    finally:
+        if switch.text_content() == "中文":
+            switch.click()
+    # Switching back while paused relabels everything in place, the pause kept.
+    expect(switch).to_have_text("English")
+    zh = Widget(page, "split_history", ZH)
+    expect(zh.status).to_have_text("已暂停 第48行")
+    expect(zh.bp(48)).to_have_attribute("aria-pressed", "true")
+    expect(zh.button("debug")).to_have_count(1)
+
+
+def test_screenshots_of_each_debugger_paused(lesson, screenshot_dir):
+    page = lesson.page
+    for function, case, line, extra in MOMENTS:
+        widget = Widget(page, function)
+        _pause(widget, case, line, extra)
+        widget.root.screenshot(path=screenshot_dir / f"{function}-{case}-line{line}.png", animations="disabled")
+
+
+def test_dark_mode(lesson, screenshot_dir):
+    page = lesson.page
+    widget = Widget(page, "prepare_context")
+    _pause(widget, "summary", 105)
+    page.emulate_media(color_scheme="dark")
+    try:
+        background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        widget.root.screenshot(path=screenshot_dir / "dark-prepare_context-summary.png", animations="disabled")
+        Widget(page, "trim_results").root.screenshot(path=screenshot_dir / "dark-trim_results.png",
+                                                     animations="disabled")
+    finally:
+        page.emulate_media(color_scheme="light")
+    channels = [int(c) for c in background[background.index("(") + 1:-1].split(",")[:3]]
+    assert sum(channels) < 3 * 100, f"dark mode keeps a light background: {background}"
+
+
+def test_phone_width_has_no_horizontal_scroll(lesson, screenshot_dir):
+    page = lesson.page
+    page.set_viewport_size({"width": 375, "height": 800})
+    try:
+        widget = Widget(page, "split_history")
+        widget.reset("multi")
+        widths = page.evaluate("() => [document.documentElement.scrollWidth, document.body.scrollWidth]")
+        assert max(widths) <= 375 + 1, f"idle page is wider than 375 px: {widths}"
+        widget.button("run").scroll_into_view_if_needed()
+        expect(widget.button("run")).to_be_visible()
+        expect(widget.button("run")).to_be_in_viewport()
+        # Paused, with variables, stack and the history picture filled in: still no sideways scroll.
+        _pause(widget, "multi", 48)
+        widths = page.evaluate("() => [document.documentElement.scrollWidth, document.body.scrollWidth]")
+        wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > 376 && getComputedStyle(e).position !== 'fixed'
+                         && !e.closest('[style*=overflow], pre, .code, .vars-body, .history'))
+            .slice(0, 5).map(e => e.tagName + '.' + e.className)""")
+        widget.root.screenshot(path=screenshot_dir / "narrow-375-split_history-multi.png", animations="disabled")
+        widget.button("debug").scroll_into_view_if_needed()
+        page.screenshot(path=screenshot_dir / "narrow-375-viewport.png", animations="disabled")
+        assert max(widths) <= 375 + 1, f"paused page is wider than 375 px: {widths}; wide elements: {wide}"
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_history_picture_labels_follow_the_language(lesson):
+    """The budget mark under the messages picture is read in the page's language (zh by default)."""
+    page = lesson.page
+    widget = Widget(page, "prepare_context")
+    _pause(widget, "summary", 105)
+    mark = widget.root.locator(".history .budget-mark").first
+    expect(mark).to_be_attached()
+    label = mark.evaluate("m => getComputedStyle(m, '::after').content + ' ' + m.textContent")
+    assert "budget" not in label.lower(), (
+        f"the zh page labels the budget mark in English: {label!r} "
+        "(site/css/site.css .budget-mark::after { content: \"budget\" })")
