@@ -1,5 +1,6 @@
 """The page as it looks: English one switch away, a phone-width layout, dark mode, and screenshots
-of each debugger paused mid-way (saved under test-results/screenshots/ for a human to look at).
+of each debugger paused mid-way, saved for a human to look at under test-artifacts/screenshots/
+(not test-results/, which pytest-playwright empties at every session start).
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from pages import EN, ZH, Widget
 from playwright.sync_api import expect
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 # (function, case, breakpoint line, continues after the first hit): an interesting moment of each.
 MOMENTS = [
