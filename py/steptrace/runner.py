@@ -15,6 +15,7 @@ import os
 import sys
 import time
 import types
+from collections.abc import Callable
 
 from . import monitor
 from .capture import StdoutCapture
@@ -63,11 +64,14 @@ def pick_backend(name: str, recorder: Recorder, module: types.ModuleType):
 
 def run_case(source: str, module: str, setup: str, entry: str, *, function: str | None = None,
              case: str | None = None, max_events: int = 1_000_000, time_limit: float = 10.0,
-             backend: str = "auto", record: bool = True) -> str:
+             backend: str = "auto", record: bool = True,
+             on_phase: Callable[[str], None] | None = None) -> str:
     """Run setup then entry; return the trace document (docs/trace-format.md) as a JSON string.
 
     `record=False` runs the same code without any recorder (for overhead comparison);
-    the document then has no events and `backend` "none".
+    the document then has no events and `backend` "none". `on_phase("finishing")` is called
+    once the code has stopped running: from then on only the trace is being written, so a
+    watchdog (the browser worker's) should wait for it instead of interrupting.
     """
     loaded, filename = shown_module(source, module)
     setup_code = compile(setup, "<setup>", "exec")
@@ -94,6 +98,8 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
         except BaseException as caught:  # noqa: BLE001 - every ending is data here
             error = caught
     elapsed = (time.perf_counter() - started) * 1000
+    if on_phase is not None:
+        on_phase("finishing")
     end = _end(error, recorder, filename, elapsed)
     del error
     files = temp.collect()
@@ -112,7 +118,22 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
         "elapsed_ms": round(elapsed, 3), "stdout_truncated": capture.truncated,
         "internal_errors": recorder.internal_errors[:20],
     }
-    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    return _serialize(document)
+
+
+def _serialize(document: dict) -> str:
+    """The document as JSON text, never lost to a late stop request.
+
+    A KeyboardInterrupt here (Pyodide's interrupt buffer, set by a watchdog just as the run
+    ended) is consumed by being raised, so one more attempt completes.
+    """
+    for attempt in (1, 2):
+        try:
+            text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+            break
+        except KeyboardInterrupt:
+            if attempt == 2:
+                raise
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:   # lone surrogates in some value: escape everything instead

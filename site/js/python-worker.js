@@ -15,6 +15,7 @@ export class PythonWorker extends EventTarget {
     this.root = root;
     this.files = files;
     this.deadlineMs = deadlineMs;
+    this.writeTimeoutMs = 15_000; // writing a 1,000,000-event trace takes seconds
     this.nextId = 1;
     this.pending = null; // {id, resolve, timers}
     this.queue = Promise.resolve();
@@ -65,6 +66,14 @@ export class PythonWorker extends EventTarget {
   #answer(data) {
     const pending = this.pending;
     if (!pending || data.id !== pending.id) return; // stale: nobody waits for it any more
+    if (data.type === "phase") {
+      // The code has stopped running; interrupting now would only lose the trace being written.
+      for (const timer of pending.timers) clearTimeout(timer);
+      pending.timers = [setTimeout(() => {
+        if (this.pending === pending) this.#reboot(pending, "unresponsive");
+      }, this.writeTimeoutMs)];
+      return;
+    }
     this.#settle(pending, data);
   }
 

@@ -5,6 +5,7 @@
 //        {type: "run", id, source, module, setup, entry, function, case, limits: {maxEvents, timeLimit}}
 //   out: {type: "progress", phase: "runtime" | "sources" | "ready"}
 //        {type: "ready", python, ms} | {type: "boot-error", message}
+//        {type: "phase", id, phase: "finishing"} (the run's code has ended; its trace is being written)
 //        {type: "trace", id, json, ms} | {type: "failed", id, message}
 // A trace crosses the boundary as one JSON string: no PyProxy leaves this file.
 import { loadPyodide } from "../../pyodide/pyodide.mjs";
@@ -50,6 +51,8 @@ function run(request) {
       case: request.case,
       max_events: request.limits?.maxEvents ?? 1_000_000,
       time_limit: request.limits?.timeLimit ?? 1.0,
+      // The code has stopped; only the trace is being written: the page's watchdog waits for it.
+      on_phase: (phase) => postMessage({ type: "phase", id: request.id, phase }),
     });
     postMessage({ type: "trace", id: request.id, json, ms: performance.now() - started });
   } catch (error) {

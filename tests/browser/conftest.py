@@ -13,8 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-playwright_sync = pytest.importorskip("playwright.sync_api")
+from playwright import sync_api as playwright_sync
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("STEPWISE_CHROMIUM", "/usr/bin/chromium")
@@ -37,13 +36,11 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory):
-    """Build into a temp dir and serve it (COOP/COEP + CSP); yields the origin."""
-    out = tmp_path_factory.mktemp("site")
+def _serve(out: Path, *options: str):
+    """Run `build.py serve` into `out` on a free port; yield its origin once it answers."""
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "build.py", "serve", "--port", str(port), "--out", str(out)],
+        [sys.executable, "build.py", "serve", "--port", str(port), "--out", str(out), *options],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     origin = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
@@ -69,9 +66,21 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """Build into a temp dir and serve it (COOP/COEP + CSP); yields the origin."""
+    yield from _serve(tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="session")
+def plain_server(tmp_path_factory):
+    """The same site without COOP/COEP: no SharedArrayBuffer, so stopping means a worker reboot."""
+    yield from _serve(tmp_path_factory.mktemp("site-plain"), "--no-isolation")
+
+
+@pytest.fixture(scope="session")
 def chromium():
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
+        pytest.fail(f"no Chromium at {CHROMIUM}: `make setup` installs Debian's chromium", pytrace=False)
     with playwright_sync.sync_playwright() as playwright:
         instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield instance
@@ -126,11 +135,11 @@ def new_page(browser, origin, hash_="", *, viewport=None, color_scheme=None, wai
 
 @pytest.fixture
 def open_page(chromium, server, request):
-    """open_page(hash="", viewport=None, color_scheme=None) -> Watched; checked and closed after the test."""
+    """open_page(hash="", origin=None, viewport=None, color_scheme=None) -> Watched; checked and closed after."""
     opened: list[Watched] = []
 
-    def open_(hash_: str = "", **options) -> Watched:
-        watched = new_page(chromium, server, hash_, **options)
+    def open_(hash_: str = "", origin: str | None = None, **options) -> Watched:
+        watched = new_page(chromium, origin or server, hash_, **options)
         opened.append(watched)
         return watched
 

@@ -1,0 +1,238 @@
+"""Failure drills through the real page and the real worker: each ends in a clear state within its
+bound, the page stays responsive, and the next run works.
+
+The bounds here are liveness bounds (generous, so a busy CI machine does not flake); the real
+latencies are measured by `make bench` (docs/performance.md).
+"""
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+from lesson_harness import run_plain
+from pages import ZH, Widget
+from playwright.sync_api import expect
+
+from steptrace import scenario
+
+SCENARIOS = scenario.load(Path(__file__).resolve().parents[2] / "scenarios" / "s08.toml")
+ERROR = ZH["error"]
+LIVENESS_S = 6.0
+
+
+def replace_code(page, function: str, setup: str, entry: str) -> None:
+    """Make a debugger run other setup/entry code (as an author's mistake or a hostile input would)."""
+    page.evaluate("""([name, setup, entry]) => {
+        const d = stepwise.debuggers.get(name);
+        d.original ??= d.code.bind(d);
+        d.code = () => [setup, entry];
+        d.setCase(d.fn.cases[1].id);
+    }""", [function, setup, entry])
+
+
+def restore_code(page, function: str) -> None:
+    page.evaluate("""name => {
+        const d = stepwise.debuggers.get(name);
+        if (d.original) d.code = d.original;
+        d.setCase(d.fn.cases[0].id);
+    }""", function)
+
+
+def expect_next_run_works(page, function: str = "split_history") -> None:
+    restore_code(page, function)
+    widget = Widget(page, function)
+    widget.press("run")
+    widget.expect_finished()
+    setup, entry = SCENARIOS.code(function, SCENARIOS.cases_for(function)[0])
+    expect(widget.stdout).to_have_text(run_plain(setup, entry)["stdout"].rstrip("\n"))
+
+
+def run_until_error(page, function: str, bound_s: float) -> tuple[float, str]:
+    widget = Widget(page, function)
+    started = time.monotonic()
+    widget.press("run")
+    expect(widget.status).to_have_text(ERROR, timeout=int(bound_s * 1000) + 5_000)
+    elapsed = time.monotonic() - started
+    assert elapsed <= bound_s, f"took {elapsed:.2f} s to reach a clear state (bound {bound_s} s)"
+    return elapsed, widget.error_message.inner_text()
+
+
+# ---------------------------------------------------------------- runaway code
+
+def test_runaway_loop_is_interrupted_when_isolated(open_page):
+    page = open_page().page
+    assert page.evaluate("() => crossOriginIsolated")
+    replace_code(page, "split_history", "while True:\n    pass\n", "pass\n")
+    _, message = run_until_error(page, "split_history", bound_s=LIVENESS_S)
+    assert "运行超过" in message and "被中断" in message
+    assert page.evaluate("() => stepwise.worker.python")  # same worker, interrupted in place
+    expect_next_run_works(page)
+
+
+def test_runaway_loop_reboots_the_worker_without_isolation(open_page, plain_server):
+    page = open_page(origin=plain_server).page
+    assert not page.evaluate("() => crossOriginIsolated")
+    replace_code(page, "split_history", "while True:\n    pass\n", "pass\n")
+    _, message = run_until_error(page, "split_history", bound_s=LIVENESS_S)
+    assert "运行超过" in message
+    expect_next_run_works(page)
+
+
+def test_stop_button_stops_a_runaway(open_page):
+    page = open_page().page
+    replace_code(page, "split_history", "while True:\n    pass\n", "pass\n")
+    widget = Widget(page, "split_history")
+    widget.press("run")
+    expect(widget.status).to_have_text("运行中")
+    started = time.monotonic()
+    widget.press("stop")
+    expect(widget.status).to_have_text(ERROR, timeout=5_000)
+    assert time.monotonic() - started < LIVENESS_S
+    assert "已按要求停止" in widget.error_message.inner_text()
+    expect_next_run_works(page)
+
+
+# ---------------------------------------------------------------- errors that end a run
+
+RECURSIVE_SUMMARY = """
+def summarize(prefix):
+    # A summary model that compacts again: unbounded recursion through the shown file.
+    return prepare_context(messages, question, state, archive, summarize, budget=1600)
+"""
+
+
+def test_unbounded_recursion_through_the_shown_file(open_page):
+    page = open_page().page
+    setup, entry = SCENARIOS.code("prepare_context", "summary")
+    limit = '"max_summaries": 0 if scenario == "exhausted" else 2'
+    assert limit in setup
+    setup = setup.replace(limit, '"max_summaries": 10**9') + RECURSIVE_SUMMARY
+    replace_code(page, "prepare_context", setup, entry)
+    _, message = run_until_error(page, "prepare_context", bound_s=LIVENESS_S)
+    # Each level archives and trims, so the time limit may come before the recursion limit.
+    assert "RecursionError" in message or "超过时间上限" in message, message
+    expect_next_run_works(page, "prepare_context")
+
+
+def test_unbounded_recursion_outside_the_shown_file(open_page):
+    page = open_page().page
+    replace_code(page, "split_history", "def dive(n):\n    return dive(n + 1)\n", "dive(0)\n")
+    _, message = run_until_error(page, "split_history", bound_s=LIVENESS_S)
+    assert "RecursionError" in message
+    expect_next_run_works(page)
+
+
+def test_memory_error(open_page):
+    page = open_page().page
+    replace_code(page, "split_history", "from s08.core.runtime import split_history\n",
+                 "hoard = bytearray(2**31 - 1)\n")  # 2 GiB: more than a wasm32 heap can give
+    _, message = run_until_error(page, "split_history", bound_s=LIVENESS_S)
+    assert "MemoryError" in message
+    expect_next_run_works(page)
+
+
+def test_a_worker_that_dies_is_replaced(open_page):
+    page = open_page().page
+    page.evaluate("() => stepwise.worker.worker.terminate()")  # kill it from outside, as a crash would
+    _, message = run_until_error(page, "split_history", bound_s=LIVENESS_S)
+    assert "重新启动" in message
+    expect_next_run_works(page)
+
+
+# ---------------------------------------------------------------- hostile values
+
+HOSTILE_SETUP = """
+from s08.core.runtime import prepare_context, archive_writer
+
+
+class Loud:
+    def __repr__(self):
+        raise RuntimeError("repr exploded")
+
+    def __call__(self, messages):
+        raise OSError("no archive here")
+
+
+messages = [{"role": "user", "content": "<script>window.__xss = 1</script>" + "y" * 600}]
+huge = "<img src=x onerror=window.__xss=2>" + "x" * (10 * 1024 * 1024)
+loop = []
+loop.append(loop)
+state = {"archives": loop, "summaries": 0, "max_summaries": 1}
+archive = Loud()
+"""
+HOSTILE_ENTRY = """
+try:
+    prepare_context(messages, huge, state, archive, print, budget=400)
+except (ValueError, OSError) as error:
+    print(error)
+"""
+
+
+def test_hostile_values_render_bounded_and_inert(open_page):
+    watched = open_page()
+    page = watched.page
+    replace_code(page, "prepare_context", HOSTILE_SETUP, HOSTILE_ENTRY)
+    widget = Widget(page, "prepare_context")
+    widget.press("debug")
+    expect(widget.status).to_have_text(re.compile("已暂停"), timeout=20_000)
+    for details in widget.variables.locator("details").all():
+        details.evaluate("d => d.open = true")
+    text = widget.variables.inner_text()
+    assert "<img src=x onerror=window.__xss=2>" in text and "<script>window.__xss = 1</script>" in text
+    assert "10,485,794" in text  # the full length is said; the value itself is cut
+    assert len(text) < 20_000
+    assert "repr exploded" in widget.root.locator(".vars-body").inner_html() or "RuntimeError" in text
+    assert widget.root.locator(".vars-body img, .vars-body script").count() == 0
+    assert page.evaluate("() => window.__xss") is None
+    widget.press("continue")
+    widget.expect_finished()
+    expect(widget.stdout).to_have_text("no archive here")
+
+
+# ---------------------------------------------------------------- races
+
+def test_rapid_switching_and_double_clicks_never_show_a_stale_trace(open_page):
+    page = open_page().page
+    widget = Widget(page, "prepare_context")
+    widget.button("run").dblclick()
+    widget.expect_finished()
+    for case in ("summary", "trim", "bad_summary", "fit"):  # each run is superseded by the next switch
+        widget.picker.select_option(case)
+        widget.press("run")
+    widget.picker.select_option("exhausted")
+    widget.press("run")
+    widget.expect_finished()
+    setup, entry = SCENARIOS.code("prepare_context", "exhausted")
+    expect(widget.stdout).to_have_text(run_plain(setup, entry)["stdout"].rstrip("\n"))
+    expect(widget.picker).to_have_value("exhausted")
+    # Switch away while a run is on its way: the answer must not land on the new case.
+    widget.picker.select_option("summary")
+    widget.press("run")
+    widget.picker.select_option("fit")
+    page.wait_for_timeout(300)
+    expect(widget.status).to_have_text(ZH["not_run"])
+    assert widget.root.locator(".vars-body").inner_text() == ""
+
+
+# ---------------------------------------------------------------- offline
+
+def test_csp_forbids_other_origins(open_page, server):
+    watched = open_page()
+    page = watched.page
+    response = page.request.get(f"{server}/s08/index.html")
+    assert "connect-src 'self'" in response.headers["content-security-policy"]
+    outcome = page.evaluate("""() => fetch('http://127.0.0.2:9/probe').then(() => 'sent', e => 'blocked')""")
+    assert outcome == "blocked"
+    assert not [u for u in watched.requests if u.startswith("http://127.0.0.2")], "the CSP stops it before it leaves"
+    watched.errors.clear()  # the CSP violation report in the console is the expected outcome here
+
+
+def test_every_file_comes_from_the_site(open_page, server):
+    watched = open_page()
+    Widget(watched.page, "trim_results").press("run")
+    Widget(watched.page, "trim_results").expect_finished()
+    assert any("/pyodide/pyodide.asm.wasm" in u for u in watched.requests)
+    assert all(u.startswith(server + "/") or u.startswith("data:") for u in watched.requests), json.dumps(
+        [u for u in watched.requests if not u.startswith(server)])
