@@ -119,6 +119,16 @@ export function renderHistory(name, value, budget, t) {
     mark.setAttribute("aria-hidden", "true");
     track.append(mark);
   }
-  figure.append(caption, track);
+  // A legend of the kinds this picture uses, in the reader's language.
+  const legend = document.createElement("ul");
+  legend.className = "history-legend";
+  for (const kind of new Set(messages.map((message) => messageKind(message)[0]))) {
+    const item = document.createElement("li");
+    const swatch = document.createElement("span");
+    swatch.className = `swatch msg-${kind}`;
+    item.append(swatch, t(`kind_${kind}`));
+    legend.append(item);
+  }
+  figure.append(caption, track, legend);
   return figure;
 }
