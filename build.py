@@ -35,8 +35,9 @@ from steptrace import scenario as scenarios  # noqa: E402
 
 SITE = REPO / "site"
 PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-# Python the worker needs besides the shown sources: the recorder.
+# Python the worker needs besides the shown sources: the recorder (not its author-side CLI).
 WORKER_PACKAGES = ("py/steptrace",)
+AUTHOR_ONLY = {"__main__.py", "cli.py", "scenario.py"}
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
        "img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'none'")
@@ -223,7 +224,8 @@ def page_data(lesson: Lesson, root: str) -> dict:
 def worker_files(source: str) -> list[str]:
     files = [source]
     for package in WORKER_PACKAGES:
-        files += sorted(str(p.relative_to(REPO)) for p in (REPO / package).rglob("*.py"))
+        files += sorted(str(p.relative_to(REPO)) for p in (REPO / package).rglob("*.py")
+                        if p.name not in AUTHOR_ONLY)
     for parent in Path(source).parents:  # package __init__ files of the shown module
         init = parent / "__init__.py"
         if (REPO / init).is_file():

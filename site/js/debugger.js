@@ -193,12 +193,12 @@ export class Debugger extends EventTarget {
     const [setup, entry] = this.code();
     const { result } = this.worker.run({
       source: this.lesson.source, module: this.lesson.module, setup, entry,
-      function: this.name, case: this.caseId, limits: { maxEvents: 1_000_000, timeLimit: 0.8 },
+      function: this.name, case: this.caseId, limits: { maxEvents: 1_000_000, timeLimit: 0.7 },
     });
     const answer = await result;
     if (token !== this.runToken) return null; // the reader switched case meanwhile: drop it
     if (answer.type !== "trace") {
-      const message = answer.type === "runaway" ? this.t("runaway", { seconds: (this.worker.deadlineMs / 1000).toFixed(1) })
+      const message = answer.type === "runaway" ? this.t("runaway", { seconds: Math.ceil(this.worker.deadlineMs / 1000) })
         : answer.type === "stopped" ? this.t("stopped_by_reader")
           : answer.type === "crashed" ? this.t("worker_crashed")
             : answer.type === "unresponsive" ? this.t("unresponsive") : answer.message;
@@ -426,7 +426,7 @@ export class Debugger extends EventTarget {
       const end = this.trace.end;
       if (this.stopKind) {
         lines.push(this.stopKind === "runaway"
-          ? this.t("runaway", { seconds: (this.worker.deadlineMs / 1000).toFixed(1) }) : this.t("stopped_by_reader"));
+          ? this.t("runaway", { seconds: Math.ceil(this.worker.deadlineMs / 1000) }) : this.t("stopped_by_reader"));
       }
       if (end.status === "stopped") {
         lines.push(this.t("stopped_after", { n: this.trace.stats.events.toLocaleString(), reason: this.t(`reason_${end.reason}`) }));

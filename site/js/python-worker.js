@@ -10,7 +10,7 @@ const INTERRUPT_SIGINT = 2;
 
 export class PythonWorker extends EventTarget {
   /** @param {{root: string, files: string[], deadlineMs?: number}} options */
-  constructor({ root, files, deadlineMs = 1000 }) {
+  constructor({ root, files, deadlineMs = 850 }) {
     super();
     this.root = root;
     this.files = files;

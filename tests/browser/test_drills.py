@@ -83,6 +83,7 @@ def test_runaway_loop_reboots_the_worker_without_isolation(open_page, plain_serv
 def test_stop_button_stops_a_runaway(open_page):
     page = open_page().page
     replace_code(page, "split_history", "while True:\n    pass\n", "pass\n")
+    page.evaluate("() => { stepwise.worker.deadlineMs = 60_000; }")  # only the reader's Stop may end it
     widget = Widget(page, "split_history")
     widget.press("run")
     expect(widget.status).to_have_text("运行中")
