@@ -46,3 +46,8 @@ node_modules/.installed: package-lock.json
 
 clean:
 	rm -rf $(OUT) $(VENV) node_modules .pytest_cache .ruff_cache .hypothesis
+
+# Performance figures against the BRIEF budgets (not part of `make test`; ~4 minutes):
+# writes bench/results.json and docs/performance.md.
+bench: $(VENV)/.installed node_modules/.installed /usr/bin/chromium
+	$(PY) bench/run.py

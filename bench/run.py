@@ -1,0 +1,997 @@
+"""Stepwise benchmark: measure the BRIEF's budgets and write bench/results.json and docs/performance.md.
+
+    .venv/bin/python bench/run.py [--quick] [--only SECTION,...] [--no-write] [--report-only]
+
+Builds the site into a temp dir, serves it twice (cross-origin isolated, and --no-isolation), drives
+Debian's Chromium with Playwright, runs Pyodide under node for the recorder figures, and times the
+builder. Sections: build, weight, navigation, rerun, runaway, overhead, capacity. Not a test: the
+machine is noisy, so every figure is the median of several runs, reported with its min and max.
+Takes about four minutes (`--quick`: fewer repetitions, for trying the script itself).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib.util
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+BENCH = REPO / "bench"
+sys.path.insert(0, str(REPO / "tests" / "pyodide_node"))
+
+CHROMIUM = os.environ.get("STEPWISE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PATH = "s08/core/runtime.py"
+LESSON = "s08/"
+CASES = {"split_history": ["normal", "pending", "mismatch", "multi"],
+         "trim_results": ["old", "error", "recent", "trim"],
+         "prepare_context": ["fit", "trim", "summary", "bad_summary", "archive_error", "exhausted", "recent_large"]}
+FINISHED, ERROR, RUNNING = "已完成", "出错", "运行中"
+LONG = 60_000  # ms: a Playwright wait that covers a cold Pyodide boot on a slow machine
+PROBE = (BENCH / "probe.js").read_text(encoding="utf-8")
+RUNAWAY = "() => ['while True: pass\\n', 'pass\\n']"
+
+
+LOAD: dict[str, list[float]] = {}  # 1-minute load average as each section starts (other work on the machine)
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def section(name: str, message: str) -> None:
+    LOAD[name] = round(os.getloadavg()[0], 2)
+    log(f"{message} (load {LOAD[name]})")
+
+
+def stats(values: list[float], digits: int = 3) -> dict:
+    values = [float(v) for v in values]
+    if not values:
+        return {"n": 0, "median": None, "min": None, "max": None}
+    return {"n": len(values), "median": round(statistics.median(values), digits),
+            "min": round(min(values), digits), "max": round(max(values), digits)}
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[int(rank) - 1]
+
+
+# ---------------------------------------------------------------- machine, servers
+
+def machine() -> dict:
+    def version(command: list[str]) -> str:
+        try:
+            return subprocess.run(command, capture_output=True, text=True, timeout=30).stdout.strip()
+        except OSError as error:
+            return f"unavailable ({error})"
+    return {"nproc": os.cpu_count(), "platform": platform.platform(), "python": sys.version.split()[0],
+            "node": version(["node", "--version"]), "chromium": version([CHROMIUM, "--version"]),
+            "pyodide": json.loads((REPO / "node_modules" / "pyodide" / "package.json").read_text())["version"],
+            "loadavg_at_start": [round(x, 2) for x in os.getloadavg()],
+            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "git": version(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
+            + (" (dirty)" if version(["git", "-C", str(REPO), "status", "--porcelain"]) else "")}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """`build.py serve` in a subprocess (builds into `out`, then serves it with gzip)."""
+
+    def __init__(self, out: Path, isolation: bool):
+        self.out = out
+        self.port = free_port()
+        command = [sys.executable, "build.py", "serve", "--port", str(self.port), "--out", str(out)]
+        if not isolation:
+            command.append("--no-isolation")
+        self.process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True)
+        self.origin = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 120
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"build.py serve exited {self.process.returncode}:\n{self.process.stdout.read()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("build.py serve did not answer within 120 s") from None
+                time.sleep(0.1)
+
+    @property
+    def lesson_url(self) -> str:
+        return f"{self.origin}/{LESSON}"
+
+    def close(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+# ---------------------------------------------------------------- site build
+
+def bench_build(runs: int, tmp: Path) -> dict:
+    """Wall time of `python build.py --out DIR` (a fresh dir each time, and again into the same dir)."""
+    def once(out: Path) -> tuple[float, float]:
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "build.py", "--out", str(out)], cwd=REPO, capture_output=True,
+                              text=True, check=True)
+        wall = time.perf_counter() - started
+        inner = re.search(r"in ([0-9.]+) s", done.stdout)
+        return wall, float(inner.group(1)) if inner else float("nan")
+    fresh = [once(tmp / f"build-{n}") for n in range(runs)]
+    again = [once(tmp / "build-0") for _ in range(runs)]
+    return {"fresh_wall_s": stats([w for w, _ in fresh]), "fresh_inner_s": stats([i for _, i in fresh]),
+            "rebuild_wall_s": stats([w for w, _ in again]), "rebuild_inner_s": stats([i for _, i in again])}
+
+
+# ---------------------------------------------------------------- browser helpers
+
+def new_page(browser, auto_run: str | None = None):
+    context = browser.new_context()
+    prefix = f"window.__benchAutoRun = {json.dumps(auto_run)};\n" if auto_run else ""
+    context.add_init_script(script=prefix + PROBE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.bench_errors = errors
+    return context, page, errors
+
+
+def region(page, fn: str):
+    return page.get_by_role("region", name=f"{PATH} · {fn}", exact=True)
+
+
+def log_length(page) -> int:
+    return page.evaluate("() => __bench.log.length")
+
+
+def wait_painted(page, fn: str, since: int, timeout: float = LONG) -> list[dict]:
+    """Wait until `fn`'s status turned 已完成/出错 and a frame passed; return the log since `since`."""
+    try:
+        page.wait_for_function(
+            "([fn, since]) => __bench.log.slice(since).some((e) => e.kind === 'painted' && e.fn === fn)",
+            arg=[fn, since], timeout=timeout, polling=20)
+    except Exception as error:  # noqa: BLE001 - say what state the page was in, then fail the section
+        state = page.evaluate("""fn => ({script: typeof stepwise, python: stepwise?.worker?.python ?? null,
+            state: stepwise?.debuggers?.get(fn)?.state ?? null, boot: document.querySelector('.boot')?.dataset.state,
+            progress: document.querySelector('.boot')?.getAttribute('aria-valuenow'), marks: __bench.marks,
+            last: __bench.log.slice(-6)})""", fn)
+        raise RuntimeError(f"{fn} never painted a result within {timeout / 1000:.0f} s; page state {state}; "
+                           f"page errors {getattr(page, 'bench_errors', [])[:5]}") from error
+    return page.evaluate("since => __bench.log.slice(since)", since)
+
+
+def click_to_paint(entries: list[dict], fn: str, action: str = "run") -> dict:
+    """From a log slice: the click on `action`, the first paint after it, and whether a run happened."""
+    click = next(e for e in entries if e["kind"] == "click" and e["fn"] == fn and e["action"] == action)
+    painted = next(e for e in entries if e["kind"] == "painted" and e["fn"] == fn and e["t"] >= click["t"])
+    ran = any(e["kind"] == "status" and e["fn"] == fn and e["text"] == RUNNING for e in entries)
+    restarted = sum(1 for e in entries if e["kind"] == "restarted")
+    return {"ms": painted["t"] - click["t"], "status_ms": painted["statusAt"] - click["t"], "text": painted["text"],
+            "ran": ran, "restarted": restarted, "click_t": click["t"]}
+
+
+def run_and_wait(page, fn: str) -> dict:
+    since = log_length(page)
+    region(page, fn).get_by_role("button", name="运行", exact=True).click()
+    return click_to_paint(wait_painted(page, fn, since), fn)
+
+
+# ---------------------------------------------------------------- page weight
+
+def bench_weight(browser, server: Server) -> dict:
+    context, page, _ = new_page(browser)
+    finished = []
+    context.on("requestfinished", lambda request: finished.append(request))
+    page.goto(server.lesson_url)
+    page.wait_for_selector(".boot[data-state=ready]", timeout=LONG)
+    page.wait_for_load_state("networkidle")
+    rows = []
+    for request in finished:
+        path = request.url.removeprefix(server.origin)
+        sizes = request.sizes()
+        response = request.response()
+        headers = response.all_headers() if response else {}
+        local = server.out / path.split("?")[0].lstrip("/")
+        if local.is_dir():
+            local = local / "index.html"
+        rows.append({"path": path, "status": response.status if response else None,
+                     "encoding": headers.get("content-encoding", ""),
+                     "body": sizes["responseBodySize"], "headers": sizes["responseHeadersSize"],
+                     "content_length": int(headers.get("content-length", -1)),
+                     "raw": local.stat().st_size if local.is_file() else None})
+    context.close()
+    site = [r for r in rows if not r["path"].startswith("/pyodide/")]
+    pyodide = [r for r in rows if r["path"].startswith("/pyodide/")]
+    for r in rows:  # Playwright reports 0 for a worker script's body: trust Content-Length when present
+        r["transferred"] = max(r["body"], r["content_length"]) + r["headers"]
+    return {"requests": len(site), "transferred_bytes": sum(r["transferred"] for r in site),
+            "body_bytes": sum(max(r["body"], r["content_length"]) for r in site),
+            "header_bytes": sum(r["headers"] for r in site),
+            "raw_bytes": sum(r["raw"] or 0 for r in site),
+            "pyodide_transferred_bytes": sum(r["transferred"] for r in pyodide),
+            "files": sorted(site, key=lambda r: -r["transferred"]), "pyodide_files": pyodide}
+
+
+# ---------------------------------------------------------------- navigation → first trace painted
+
+NAV_STATE = """() => ({log: __bench.log, marks: __bench.marks, isolated: crossOriginIsolated,
+  nav: performance.getEntriesByType('navigation')[0].toJSON()})"""
+
+
+def bench_navigation(browser, server: Server, contexts: int, warm_per_context: int) -> dict:
+    cold, warm = [], []
+    for _ in range(contexts):
+        context, page, errors = new_page(browser, auto_run="split_history")
+        for visit in range(1 + warm_per_context):
+            page.goto(server.lesson_url, wait_until="commit")
+            wait_painted(page, "split_history", 0)
+            state = page.evaluate(NAV_STATE)
+            painted = next(e for e in state["log"] if e["kind"] == "painted" and e["fn"] == "split_history")
+            marks, nav = state["marks"], state["nav"]
+            sample = {"painted_ms": painted["t"], "status": painted["text"], "auto_click_ms": marks.get("autoClick"),
+                      "button_seen_ms": marks.get("buttonSeen"), "dcl_ms": marks.get("dcl"),
+                      "worker_ready_ms": marks.get("ready"), "boot_ms_in_worker": marks.get("readyMs"),
+                      "html_response_end_ms": nav.get("responseEnd"), "isolated": state["isolated"],
+                      # worker phases (page time): loadPyodide + source fetches done, then recorder imported
+                      "sources_phase_ms": marks.get("phase_sources"), "ready_phase_ms": marks.get("phase_ready")}
+            (cold if visit == 0 else warm).append(sample)
+        if errors:
+            log(f"page errors during navigation: {errors[:3]}")
+        context.close()
+
+    def summary(samples: list[dict]) -> dict:
+        keys = ("painted_ms", "auto_click_ms", "dcl_ms", "worker_ready_ms", "boot_ms_in_worker",
+                "html_response_end_ms", "sources_phase_ms", "ready_phase_ms")
+        return {**{key: stats([s[key] for s in samples if s[key] is not None], 1) for key in keys},
+                "all_finished": all(s["status"] == FINISHED for s in samples), "samples": samples}
+    return {"cold": summary(cold), "warm": summary(warm)}
+
+
+# ---------------------------------------------------------------- re-run on a warm worker
+
+def bench_rerun(browser, server: Server, rounds: int) -> dict:
+    context, page, errors = new_page(browser)
+    page.goto(server.lesson_url)
+    # Warm-up: boot, and one run per debugger on its last case (so round 1 starts with a switch).
+    for fn, cases in CASES.items():
+        region(page, fn).get_by_role("combobox", name="输入", exact=True).select_option(cases[-1])
+        first = run_and_wait(page, fn)
+        if not first["ran"]:
+            raise RuntimeError(f"warm-up run of {fn} did not run")
+    samples = []
+    for number in range(rounds):
+        for fn, cases in CASES.items():
+            widget = region(page, fn)
+            picker = widget.get_by_role("combobox", name="输入", exact=True)
+            for case in cases:
+                picker.select_option(case)
+                sample = run_and_wait(page, fn)
+                extra = page.evaluate("""fn => { const d = stepwise.debuggers.get(fn);
+                    return {worker_ms: d.lastRunMs, recorder_ms: d.trace?.stats?.elapsed_ms ?? null,
+                            events: d.trace?.stats?.events ?? null}; }""", fn)
+                samples.append({"round": number, "function": fn, "case": case, **sample, **extra})
+    context.close()
+    if errors:
+        log(f"page errors during re-runs: {errors[:3]}")
+    totals = [s["ms"] for s in samples]
+    per_round = []
+    for number in range(rounds):
+        values = [s["ms"] for s in samples if s["round"] == number]
+        per_round.append({"p50": percentile(values, 50), "p95": percentile(values, 95), "max": max(values)})
+    by_case: dict[str, list[float]] = {}
+    for s in samples:
+        by_case.setdefault(f"{s['function']}/{s['case']}", []).append(s["ms"])
+    return {"n": len(totals), "rounds": rounds, "p50": round(percentile(totals, 50), 1),
+            "p95": round(percentile(totals, 95), 1), "min": round(min(totals), 1), "max": round(max(totals), 1),
+            "p50_by_round": stats([r["p50"] for r in per_round], 1),
+            "p95_by_round": stats([r["p95"] for r in per_round], 1),
+            "worker_ms": stats([s["worker_ms"] for s in samples], 1),
+            # worker_ms - recorder_ms: building the tables, json.dumps, temp-file scan (in the worker);
+            # ms - worker_ms: messaging, JSON.parse + new Replay, rendering, and the wait for the next frame.
+            "worker_after_run_ms": stats([s["worker_ms"] - s["recorder_ms"] for s in samples
+                                          if s["worker_ms"] is not None and s["recorder_ms"] is not None], 1),
+            "page_side_ms": stats([s["ms"] - s["worker_ms"] for s in samples if s["worker_ms"] is not None], 1),
+            "recorder_ms": stats([s["recorder_ms"] for s in samples], 1),
+            "by_case_ms": {k: stats(v, 1) for k, v in by_case.items()},
+            "all_ran": all(s["ran"] for s in samples),
+            "statuses": sorted({f"{s['function']}/{s['case']}: {s['text']}" for s in samples}),
+            "samples": samples}
+
+
+# ---------------------------------------------------------------- runaway stop
+
+SET_RUNAWAY = f"""() => {{
+  const d = stepwise.debuggers.get('split_history');
+  if (!window.__benchOriginalCode) window.__benchOriginalCode = d.code.bind(d);
+  d.code = {RUNAWAY};
+  d.setCase('pending');
+  __bench.watchFrames(true);
+}}"""
+RESTORE = """() => {
+  const d = stepwise.debuggers.get('split_history');
+  const info = {maxFrameGap: __bench.watchFrames(false),
+                message: d.root.querySelector('.error-message').textContent,
+                end: d.trace?.end ?? null, events: d.trace?.stats?.events ?? null};
+  d.code = window.__benchOriginalCode;
+  d.setCase('normal');
+  return info;
+}"""
+
+
+def bench_runaway(browser, server: Server, reps: int) -> dict:
+    context, page, errors = new_page(browser)
+    page.goto(server.lesson_url)
+    widget = region(page, "split_history")
+    run_and_wait(page, "split_history")  # booted and warm
+    isolated = page.evaluate("() => crossOriginIsolated")
+    deadline = page.evaluate("() => stepwise.worker.deadlineMs")
+    limit, stop = [], []
+    for _ in range(reps):
+        # (a) the run deadline stops it
+        page.evaluate(SET_RUNAWAY)
+        stopped = run_and_wait(page, "split_history")
+        info = page.evaluate(RESTORE)
+        again = run_and_wait(page, "split_history")
+        limit.append({"to_error_ms": stopped["ms"], "status": stopped["text"], "restarted": stopped["restarted"],
+                      "next_run_ms": again["ms"], "next_status": again["text"], "next_ran": again["ran"],
+                      "max_frame_gap_ms": info["maxFrameGap"], "message": info["message"],
+                      "end": (info["end"] or {}).get("reason")})
+        # (b) the reader's Stop button, ~200 ms into the run
+        page.evaluate(SET_RUNAWAY)
+        since = log_length(page)
+        widget.get_by_role("button", name="运行", exact=True).click()
+        page.wait_for_timeout(200)
+        widget.get_by_role("button", name="停止", exact=True).click()
+        entries = wait_painted(page, "split_history", since)
+        stopped = click_to_paint(entries, "split_history", action="stop")
+        run_click = next(e for e in entries if e["kind"] == "click" and e["action"] == "run")
+        info = page.evaluate(RESTORE)
+        again = run_and_wait(page, "split_history")
+        stop.append({"to_error_ms": stopped["ms"], "status": stopped["text"], "restarted": stopped["restarted"],
+                     "stop_after_ms": stopped["click_t"] - run_click["t"],
+                     "next_run_ms": again["ms"], "next_status": again["text"], "next_ran": again["ran"],
+                     "max_frame_gap_ms": info["maxFrameGap"], "message": info["message"],
+                     "end": (info["end"] or {}).get("reason")})
+    context.close()
+    if errors:
+        log(f"page errors during runaway runs: {errors[:3]}")
+
+    def summary(samples: list[dict]) -> dict:
+        return {"to_error_ms": stats([s["to_error_ms"] for s in samples], 1),
+                "next_run_ms": stats([s["next_run_ms"] for s in samples], 1),
+                "max_frame_gap_ms": stats([s["max_frame_gap_ms"] for s in samples], 1),
+                "all_error": all(s["status"] == ERROR for s in samples),
+                "all_usable_again": all(s["next_status"] == FINISHED and s["next_ran"] for s in samples),
+                "reboots": sum(s["restarted"] for s in samples), "samples": samples}
+    return {"isolated": isolated, "deadline_ms": deadline, "limit": summary(limit), "stop": summary(stop)}
+
+
+# ---------------------------------------------------------------- recorder overhead (Pyodide)
+
+def load_overhead():
+    spec = importlib.util.spec_from_file_location("stepwise_overhead", REPO / "tools" / "overhead.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def bench_overhead(rounds: int, repeat: int) -> dict:
+    """Ratios traced/untraced from tools/overhead.py's workloads, several rounds in one Pyodide."""
+    runs: list[list] = []
+    source = "tools/overhead.py (imported)"
+    try:
+        overhead = load_overhead()
+        needed = ("BENCH_MODULE", "MEASURE", "FLOOR_TEXT", "jobs")
+        if not all(hasattr(overhead, name) for name in needed):
+            raise AttributeError(f"tools/overhead.py no longer defines all of {needed}")
+        from bridge import PyodideNode
+        runtime = PyodideNode()
+        try:
+            bench_dir = "/tmp/stepwise_bench_mod"
+            runtime.run(f"import os, sys\nos.makedirs({bench_dir!r}, exist_ok=True)\n"
+                        f"open({bench_dir + '/stepwise_bench.py'!r}, 'w').write({overhead.BENCH_MODULE!r})\n"
+                        f"sys.path.insert(0, {bench_dir!r})\nresult = 'ok'\n")
+            setup = getattr(overhead, "BENCH_SETUP", "")
+            code = (f"JOBS = {overhead.jobs(bench_dir[1:])!r}\nREPEAT = {repeat}\n"
+                    f"FLOOR_TEXT = {overhead.FLOOR_TEXT!r}\nBENCH_SETUP = {setup!r}\n" + overhead.MEASURE)
+            for _ in range(rounds):
+                runs.append(json.loads(runtime.run(code, timeout=600)))
+            versions = {"pyodide": runtime.pyodide_version, "python": runtime.python_version}
+        finally:
+            runtime.close()
+    except (AttributeError, ImportError, KeyError, ValueError, RuntimeError) as error:
+        # The overhead tool changed shape: fall back to running it and reading its table.
+        log(f"overhead: import path failed ({error}); running tools/overhead.py instead")
+        source = "tools/overhead.py (subprocess)"
+        versions = {}
+        for _ in range(rounds):
+            out = subprocess.run([sys.executable, "tools/overhead.py", "--repeat", str(repeat)], cwd=REPO,
+                                 capture_output=True, text=True, check=True, timeout=600).stdout
+            rows = []
+            for line in out.splitlines():
+                match = re.match(r"^(\S.*?)\s+([0-9.]+)\s+([0-9.]+)\s+[0-9.]+x\s+(\S+)\s+(\d+)\s+(\S+)$", line.strip())
+                if match:
+                    rows.append([match[1], float(match[2]), float(match[3]), match[4], int(match[5]), match[6]])
+            runs.append(rows)
+    workloads: dict[str, dict] = {}
+    for rows in runs:
+        for label, plain, traced, backend, events, status in rows:
+            entry = workloads.setdefault(label.strip(), {"ratios": [], "untraced_ms": [], "traced_ms": [],
+                                                         "backend": backend, "events": events, "end": status})
+            entry["ratios"].append(traced / plain if plain else float("nan"))
+            entry["untraced_ms"].append(plain)
+            entry["traced_ms"].append(traced)
+    result = {}
+    for label, entry in workloads.items():
+        result[label] = {"ratio": stats(entry["ratios"], 2), "untraced_ms": stats(entry["untraced_ms"], 2),
+                         "traced_ms": stats(entry["traced_ms"], 2), "backend": entry["backend"],
+                         "events": entry["events"], "end": entry["end"]}
+    return {"source": source, "rounds": rounds, "best_of": repeat, **versions, "workloads": result}
+
+
+# ---------------------------------------------------------------- capacity (node)
+
+def bench_capacity(records: int, loads: int, moves: int) -> dict:
+    started = time.perf_counter()
+    done = subprocess.run(["node", "--expose-gc", str(BENCH / "capacity.mjs"), "--records", str(records),
+                           "--loads", str(loads), "--moves", str(moves)],
+                          cwd=REPO, capture_output=True, text=True, timeout=900)
+    if done.returncode != 0:
+        raise RuntimeError(f"bench/capacity.mjs failed:\n{done.stderr[-3000:]}")
+    for line in done.stderr.splitlines():
+        log(line)
+    data = json.loads(done.stdout.strip().splitlines()[-1])
+    data["wall_s"] = round(time.perf_counter() - started, 1)
+    records_ = data["record"]
+    data["summary"] = {
+        "events": min(r["events"] for r in records_), "kept": min(r["kept"] for r in records_),
+        "gap": any(r["gap"] for r in records_),
+        "record_ms": stats([r["elapsed_ms"] for r in records_], 0),
+        "run_case_ms": stats([r["run_case_ms"] for r in records_], 0),
+        "bytes": stats([r["bytes"] for r in records_], 0),
+        "parse_ms": stats([x["parse_ms"] for x in data["load"]], 0),
+        "construct_ms": stats([x["construct_ms"] for x in data["load"]], 0),
+        "load_ms": stats([x["total_ms"] for x in data["load"]], 0),
+    }
+    return data
+
+
+# ---------------------------------------------------------------- report
+
+def fmt_ms(value: float) -> str:
+    if value >= 1000:
+        return f"{value / 1000:.2f} s"
+    if value >= 10:
+        return f"{value:.0f} ms"
+    return f"{value:.1f} ms" if value >= 1 else f"{value:.3f} ms"
+
+
+def fmt_kb(value: float) -> str:
+    return f"{value / 1024:.1f} KB"
+
+
+def fmt_mb(value: float) -> str:
+    return f"{value / 1e6:.1f} MB"
+
+
+def row(figure: str, budget: str, limit: float | None, s: dict | None, fmt, *, met: bool | None = None,
+        measured: str | None = None) -> dict:
+    """One table row. `s` is a stats dict (median/min/max/n); `limit` in the same unit as `s`."""
+    if measured is None and s is not None:
+        span = f"{fmt(s['min'])}–{fmt(s['max'])}" if s["n"] > 1 else "1 run"
+        measured = f"{fmt(s['median'])} ({span}, n={s['n']})"
+    ratio = None
+    if limit is not None and s is not None and s.get("median") is not None:
+        ratio = s["median"] / limit
+        if met is None:
+            met = ratio <= 1
+    return {"figure": figure, "budget": budget, "measured": measured,
+            "ratio": None if ratio is None else round(ratio, 2), "met": met}
+
+
+def table(results: dict) -> list[dict]:
+    rows = [{"figure": f"Section `{name}` failed", "budget": "—", "measured": message.splitlines()[0][:200],
+             "ratio": None, "met": False} for name, message in results.get("failures", {}).items()]
+    nav = results.get("navigation")
+    if nav:
+        rows.append(row("Navigation → first trace painted, cold cache", "≤ 3 s", 3000, nav["cold"]["painted_ms"],
+                        fmt_ms, met=None if nav["cold"]["all_finished"] else False))
+        rows.append(row("Navigation → first trace painted, warm cache", "≤ 1.5 s", 1500, nav["warm"]["painted_ms"],
+                        fmt_ms, met=None if nav["warm"]["all_finished"] else False))
+    rerun = results.get("rerun")
+    if rerun:
+        p95 = {"n": rerun["n"], "median": rerun["p95"], "min": rerun["p95_by_round"]["min"],
+               "max": rerun["p95_by_round"]["max"]}
+        p50 = {"n": rerun["n"], "median": rerun["p50"], "min": rerun["p50_by_round"]["min"],
+               "max": rerun["p50_by_round"]["max"]}
+        note = f"(p95 of {rerun['n']} runs; range = per-round p95, {rerun['rounds']} rounds)"
+        rows.append(row("Re-run on a warm worker, click → painted, p95", "≤ 50 ms", 50, p95, fmt_ms,
+                        measured=f"{fmt_ms(rerun['p95'])} {note}", met=None if rerun["all_ran"] else False))
+        rows.append(row("Re-run on a warm worker, click → painted, p50", "(info)", None, p50, fmt_ms,
+                        measured=f"{fmt_ms(rerun['p50'])} (per-round p50 {fmt_ms(p50['min'])}–{fmt_ms(p50['max'])})"))
+    over = results.get("overhead")
+    if over:
+        loads = over["workloads"]
+        def find(prefix):
+            return next((v for k, v in loads.items() if k.startswith(prefix)), None)
+        fmt_x = lambda v: f"{v:.2f}×"  # noqa: E731
+        stdlib, loop = find("stdlib-heavy"), find("loop-heavy")
+        if stdlib:
+            rows.append(row("Recorder overhead, stdlib-heavy (time outside the shown file)", "≤ 1.5×", 1.5,
+                            stdlib["ratio"], fmt_x))
+        if loop:
+            rows.append(row("Recorder overhead, loop-heavy shown code (locals every line)", "≤ 10×", 10,
+                            loop["ratio"], fmt_x))
+        lesson = {k: v for k, v in loads.items() if "/" in k}
+        if lesson:
+            medians = [v["ratio"]["median"] for v in lesson.values()]
+            worst = max(lesson, key=lambda k: lesson[k]["ratio"]["median"])
+            rows.append(row("Recorder overhead, lesson cases (shown code)", "(info)", None, None, fmt_x,
+                            measured=f"median case {statistics.median(medians):.1f}×, worst {worst} "
+                                     f"{lesson[worst]['ratio']['median']:.1f}× "
+                                     f"({lesson[worst]['untraced_ms']['median']:.1f} → "
+                                     f"{lesson[worst]['traced_ms']['median']:.1f} ms)"))
+    cap = results.get("capacity")
+    if cap:
+        s = cap["summary"]
+        rows.append(row("Trace capacity: events recorded and kept in one run", "≥ 1,000,000", None, None, str,
+                        measured=f"{s['kept']:,} kept of {s['events']:,} (gap: {'yes' if s['gap'] else 'none'})",
+                        met=s["kept"] >= 1_000_000 and not s["gap"]))
+        rows.append(row("1M-event trace: record time in Pyodide (traced run)", "(info)", None, s["record_ms"], fmt_ms))
+        rows.append(row("1M-event trace: run_case incl. JSON encoding", "(info)", None, s["run_case_ms"], fmt_ms))
+        rows.append(row("1M-event trace: JSON size", "(info)", None, s["bytes"], fmt_mb))
+        rows.append(row("1M-event trace: JSON.parse + new Replay (node)", "(info)", None, s["load_ms"], fmt_ms))
+        plain = [m for m in cap["moves"] if "conditional" not in m["label"]]
+        worst = max(plain, key=lambda m: m["move"]["max"])
+        moves = sum(m["move"]["n"] for m in plain)
+        maxima = [m["move"]["max"] for m in plain]
+        rows.append(row("1M events: any step/continue/back (move alone), worst move", "≤ 16 ms", 16,
+                        {"n": moves, "median": max(maxima), "min": min(maxima), "max": max(maxima)}, fmt_ms,
+                        measured=f"{fmt_ms(max(maxima))} max ({worst['label']}); medians "
+                                 f"{fmt_ms(min(m['move']['median'] for m in plain))}–"
+                                 f"{fmt_ms(max(m['move']['median'] for m in plain))}; {moves} moves"))
+        ui = [m["with_ui_queries"]["max"] for m in plain]
+        worst_ui = max(plain, key=lambda m: m["with_ui_queries"]["max"])
+        rows.append(row("1M events: move + the queries the page renders (stack, locals, output), worst", "≤ 16 ms",
+                        16, {"n": moves, "median": max(ui), "min": min(ui), "max": max(ui)}, fmt_ms,
+                        measured=f"{fmt_ms(max(ui))} max ({worst_ui['label']}); p99 ≤ "
+                                 f"{fmt_ms(max(m['with_ui_queries']['p99'] for m in plain))}"))
+        cond = next((m for m in cap["moves"] if "conditional" in m["label"]), None)
+        if cond:
+            c = cond["move"]
+            rows.append(row("1M events: continue to a conditional breakpoint (first time)", "≤ 16 ms", 16,
+                            {"n": c["n"], "median": c["median"], "min": c["min"], "max": c["max"]}, fmt_ms))
+    run = results.get("runaway")
+    if run:
+        labels = (("isolated", "isolated: interrupt buffer"), ("not_isolated", "not isolated: terminate + reboot"))
+        for key, label in labels:
+            r = run.get(key)
+            if not r:
+                continue
+            rows.append(row(f"Runaway ({label}): click Run → 出错 by the {r['deadline_ms'] / 1000:.1f} s deadline",
+                            "≤ 1 s", 1000, r["limit"]["to_error_ms"], fmt_ms,
+                            met=None if r["limit"]["all_error"] else False))
+            rows.append(row(f"Runaway ({label}): click Stop → 出错", "≤ 1 s", 1000, r["stop"]["to_error_ms"], fmt_ms,
+                            met=None if r["stop"]["all_error"] else False))
+            both = r["limit"]["samples"] + r["stop"]["samples"]
+            nxt = stats([s["next_run_ms"] for s in both], 1)
+            rows.append(row(f"Runaway ({label}): next normal run, click → 已完成", "works", None, nxt, fmt_ms,
+                            met=r["limit"]["all_usable_again"] and r["stop"]["all_usable_again"]))
+    weight = results.get("weight")
+    if weight:
+        rows.append(row("Page weight without Pyodide (transferred, gzip)", "≤ 150 KB", 150 * 1024, None, fmt_kb,
+                        measured=f"{fmt_kb(weight['transferred_bytes'])} ({weight['requests']} requests; "
+                                 f"raw {fmt_kb(weight['raw_bytes'])})"))
+        rows[-1]["ratio"] = round(weight["transferred_bytes"] / (150 * 1024), 2)
+        rows[-1]["met"] = rows[-1]["ratio"] <= 1
+    build = results.get("build")
+    if build:
+        rows.append(row("Site build (`python build.py --out <new dir>`, wall)", "≤ 2 s", 2, build["fresh_wall_s"],
+                        lambda v: f"{v:.2f} s"))
+        rows.append(row("Site rebuild into the same dir (wall)", "≤ 2 s", 2, build["rebuild_wall_s"],
+                        lambda v: f"{v:.2f} s"))
+    return rows
+
+
+def markdown(results: dict, rows: list[dict]) -> str:
+    m = results["machine"]
+    lines = [
+        "# Performance",
+        "",
+        "Generated by `make bench` (`bench/run.py`); raw figures in `bench/results.json`. Do not edit by hand.",
+        "",
+        f"Measured {m['date']} on {m['nproc']} cores ({m['platform']}), Python {m['python']}, node {m['node']}, "
+        f"{m['chromium']}, Pyodide {m['pyodide']}, commit {m['git']}. The machine is noisy: each figure is the "
+        "median of several runs, with min–max and the number of runs; compare ratios, not absolute times.",
+        "",
+        f"Machine load during this run (1-minute load average as each section started, {m['nproc']} cores): "
+        + ", ".join(f"{k} {v}" for k, v in m.get("load_by_section", {}).items())
+        + ". A load above the core count means other jobs shared the CPU, and the time figures are pessimistic.",
+        "",
+        "How to run: `make bench` (about four minutes; not part of `make test`). It builds the site into a temp "
+        "dir, serves it twice with `build.py serve` (gzip; one server with COOP/COEP, one with "
+        "`--no-isolation`), drives headless Chromium with Playwright, and runs Pyodide under node.",
+        "",
+        "What the figures mean:",
+        "- **Navigation → first trace painted**: in-page `performance.now()` (0 = navigation start) when "
+        "`split_history`'s status shows 已完成 and one animation frame has passed, with 运行 clicked as soon as "
+        "the page's script has wired it (DOMContentLoaded). Cold = fresh browser context (empty cache); "
+        "warm = the same context navigating again (Pyodide cached as immutable, the rest revalidated).",
+        "- **Re-run on a warm worker**: for every lesson case of the three debuggers, switch the case with the "
+        "输入 picker (which clears the replay), click 运行, time from the click event to one frame after the "
+        "status turns 已完成/出错 (in-page). Several rounds over all 15 cases.",
+        "- **Recorder overhead**: `run_case` traced / untraced (setup + entry, best of N, same Pyodide), using "
+        "the workloads of `tools/overhead.py`; the range is over rounds.",
+        "- **Trace capacity**: `bench/capacity.mjs` records a loop of ~1,000,000 events in Pyodide under node "
+        "(`run_case(max_events=1_000_000)`), then loads the JSON with the page's `Replay` (`site/js/replay.js`) "
+        "and times each kind of move from random points, alone and with the queries the page makes to render "
+        "it (`position`, `stackAt`, `localsAt`, `stdoutUntil`).",
+        "- **Runaway**: on the real page, `split_history`'s setup is replaced with `while True: pass`; measured "
+        "click 运行 → 出错 (the worker's run deadline stops it) and click 停止 (~200 ms in) → 出错, then the "
+        "original code is restored and a normal run must reach 已完成 (timed from its click, so it includes a "
+        "reboot when there is one). With and without cross-origin isolation.",
+        "- **Page weight**: bytes transferred (encoded body + response headers, Playwright `request.sizes()`) "
+        "for every request of the lesson page, including the worker's source fetches, except `/pyodide/*`; "
+        "raw = the files' uncompressed sizes.",
+        "- **Site build**: wall time of `python build.py --out DIR` as a subprocess (a fresh dir each run, "
+        "then rebuilding into an existing dir).",
+        "",
+        "| figure | budget | measured (median, min–max) | ratio (measured/budget) | met? |",
+        "|---|---|---|---|---|",
+    ]
+    for r in rows:
+        ratio = "—" if r["ratio"] is None else f"{r['ratio']:.2f}"
+        met = "—" if r["met"] is None else ("yes" if r["met"] else "**no**")
+        lines.append(f"| {r['figure']} | {r['budget']} | {r['measured']} | {ratio} | {met} |")
+    lines += ["", "## Notes", ""]
+    lines += notes(results, rows)
+    return "\n".join(lines) + "\n"
+
+
+def notes(results: dict, rows: list[dict]) -> list[str]:
+    out: list[str] = []
+    nav = results.get("navigation")
+    if nav:
+        c, w = nav["cold"], nav["warm"]
+        out.append("- **Navigation breakdown** (medians): cold — HTML at "
+                   f"{fmt_ms(c['html_response_end_ms']['median'])}, "
+                   f"运行 clicked at {fmt_ms(c['auto_click_ms']['median'])}, worker ready at "
+                   f"{fmt_ms(c['worker_ready_ms']['median'])} (boot {fmt_ms(c['boot_ms_in_worker']['median'])} inside "
+                   f"the worker), painted at {fmt_ms(c['painted_ms']['median'])}; warm — clicked at "
+                   f"{fmt_ms(w['auto_click_ms']['median'])}, ready at {fmt_ms(w['worker_ready_ms']['median'])} (boot "
+                   f"{fmt_ms(w['boot_ms_in_worker']['median'])}), painted at {fmt_ms(w['painted_ms']['median'])}. "
+                   + phases(c, w)
+                   + "Nearly all of it is the Pyodide boot; the first run itself (import of the shown module, "
+                   "the recorded run, JSON, render) is the short rest. "
+                   + unwired(c))
+    cap = results.get("capacity")
+    if cap:
+        rec = cap["record"][-1]
+        rate = rec["events"] / (rec["elapsed_ms"] / 1000)
+        out.append(f"- **Capacity, in the page**: the recorder kept all {rec['events']:,} events "
+                   f"({rate:,.0f} events/s traced; untraced the same loop takes {fmt_ms(cap['untraced_ms'])}). "
+                   f"The page asks for `time_limit` 0.8 s (debugger.js), so a run in the browser stops after about "
+                   f"{rate * 0.8:,.0f} events at this rate, far below the 1,000,000 capacity. A 1M-event document "
+                   f"is {fmt_mb(rec['bytes'])} of JSON; `JSON.parse` + `new Replay` of it takes "
+                   f"{fmt_ms(cap['summary']['load_ms']['median'])} in node, and the page does both on the main "
+                   "thread (debugger.js `#ensureTrace`), so such a trace would freeze the page for that long. "
+                   "Once loaded, every move is far inside a frame (the table).")
+    run = results.get("runaway")
+    if run:
+        parts = []
+        for key in ("isolated", "not_isolated"):
+            r = run.get(key)
+            if not r:
+                continue
+            after = r["limit"]["to_error_ms"]["median"] - r["deadline_ms"]
+            gap = max(r["limit"]["max_frame_gap_ms"]["max"], r["stop"]["max_frame_gap_ms"]["max"])
+            parts.append(f"{key.replace('_', ' ')} (crossOriginIsolated={str(r['isolated']).lower()}): the stop takes "
+                         f"~{after:.0f} ms after the {r['deadline_ms']:.0f} ms deadline, Stop → 出错 "
+                         f"{fmt_ms(r['stop']['to_error_ms']['median'])}, worker reboots: "
+                         f"{r['limit']['reboots'] + r['stop']['reboots']}, next run "
+                         f"{fmt_ms(r['limit']['next_run_ms']['median'])} after a deadline stop and "
+                         f"{fmt_ms(r['stop']['next_run_ms']['median'])} after Stop; longest main-thread frame gap "
+                         f"while the runaway ran {fmt_ms(gap)}")
+        iso = run.get("isolated")
+        if iso and iso.get("isolated"):
+            samples = iso["limit"]["samples"] + iso["stop"]["samples"]
+            rebooted = [x for x in samples if x["restarted"]]
+            if rebooted:
+                parts.append(f"with isolation, {len(rebooted)} of {len(samples)} interrupted runs gave no answer "
+                             "within python-worker.js's 700 ms grace and fell back to terminate + reboot (message: "
+                             f"“{rebooted[0]['message'].splitlines()[0]}”; 出错 after "
+                             f"{fmt_ms(max(x['to_error_ms'] for x in rebooted))}, next run after "
+                             f"{fmt_ms(max(x['next_run_ms'] for x in rebooted))}). The fallback works, but the "
+                             "interrupt itself is not reliable under load: worth a look at why `while True: pass` in "
+                             "setup sometimes does not see the interrupt buffer (or its answer) within 700 ms")
+        out.append("- **Runaway details**: " + "; ".join(parts) + ". Without isolation the next run waits for a "
+                   "fresh Pyodide boot, so \"usable again\" costs a boot; the page itself stays responsive (the "
+                   "loop runs in the worker).")
+    weight = results.get("weight")
+    if weight:
+        unused = [f for f in weight["files"] if f["path"].endswith(("/cli.py", "/scenario.py", "/__main__.py"))]
+        if unused:
+            out.append(f"- **Page weight**: {weight['requests']} requests, "
+                       f"{fmt_mb(weight['pyodide_transferred_bytes'])} more for `/pyodide/*` (first visit). The "
+                       "worker also fetches " + ", ".join(f"`{f['path']}`" for f in unused)
+                       + f" ({fmt_kb(sum(f['transferred'] for f in unused))}), which the browser never imports "
+                       "(build.py `WORKER_PACKAGES` ships the whole `py/steptrace` package).")
+    for r in rows:
+        if r["met"] is False:
+            out.append(miss_note(r, results))
+    return [line for line in out if line]
+
+
+def unwired(cold: dict) -> str:
+    """The Run button exists (enabled, in the static HTML) before lesson.js has attached its handler."""
+    seen = [x["button_seen_ms"] for x in cold.get("samples", []) if x.get("button_seen_ms") is not None]
+    if not seen:
+        return ""
+    gaps = [x["auto_click_ms"] - x["button_seen_ms"] for x in cold["samples"] if x.get("button_seen_ms")]
+    return (f"The 运行 button is in the DOM, enabled, at {fmt_ms(statistics.median(seen))} on a cold visit but gets "
+            f"its handler only when lesson.js runs (DOMContentLoaded, {fmt_ms(statistics.median(gaps))} later, up "
+            f"to {fmt_ms(max(gaps))}): a reader's click in that window does nothing and is not queued, which is "
+            "why this benchmark clicks at DOMContentLoaded. ")
+
+
+def phases(cold: dict, warm: dict) -> str:
+    """Worker phases: `loadPyodide` (+ source fetches) ends at 'sources', importing the recorder at 'ready'."""
+    try:
+        parts = []
+        for name, d in (("cold", cold), ("warm", warm)):
+            load = d["sources_phase_ms"]["median"] - d["auto_click_ms"]["median"]
+            imp = d["ready_phase_ms"]["median"] - d["sources_phase_ms"]["median"]
+            parts.append(f"{name}: `loadPyodide` and the source fetches end {fmt_ms(d['sources_phase_ms']['median'])} "
+                         f"after navigation (~{fmt_ms(load)} after the click), importing the recorder takes "
+                         f"{fmt_ms(imp)}")
+        return "Worker phases (medians) — " + "; ".join(parts) + ". "
+    except (KeyError, TypeError):
+        return ""
+
+
+def miss_note(r: dict, results: dict) -> str:
+    figure = r["figure"]
+    if figure.startswith("Navigation") and "warm" in figure:
+        w, c = results["navigation"]["warm"], results["navigation"]["cold"]
+        return (f"- **Miss — warm navigation** ({r['measured']}): the worker boots Pyodide from scratch on every "
+                f"page load: {fmt_ms(w['boot_ms_in_worker']['median'])} inside the worker on a warm visit against "
+                f"{fmt_ms(c['boot_ms_in_worker']['median'])} cold, so the HTTP cache saves little; the time is "
+                "interpreter start-up, not transfer. This machine was loaded (see above; the BRIEF measured "
+                "1.7–2.7 s to ready on a quiet one), but even a quiet boot is over the 1.5 s budget on its own. "
+                "What would move it: (1) start the boot before the module graph — `<link rel=modulepreload>` for "
+                "`pyodide.mjs`/`pyodide.asm.mjs` and `<link rel=preload>` for the wasm and `python_stdlib.zip` "
+                "in the lesson's `<head>`, and create the worker first thing in lesson.js; (2) restore a "
+                "memory snapshot of an already booted interpreter with the recorder imported, instead of "
+                "initialising (Pyodide has snapshot support; it needs checking for 314.0.7); (3) a smaller "
+                "stdlib zip (only what the lesson and recorder import).")
+    if figure.startswith("Navigation"):
+        c = results["navigation"]["cold"]
+        return (f"- **Miss — cold navigation** ({r['measured']}): boot {fmt_ms(c['boot_ms_in_worker']['median'])} "
+                "inside the worker (13.5 MB core fetched from a local server, compiled, initialised) plus the "
+                "first run. Same levers as the warm visit; on a real network the 12 MB transfer adds to it, "
+                "so a trimmed stdlib zip matters more here.")
+    if figure.startswith("Re-run"):
+        rr = results["rerun"]
+        slow = sorted(rr["by_case_ms"].items(), key=lambda kv: -kv[1]["median"])[:3]
+        return (f"- **Miss — re-run p95** ({r['measured']}): where the time goes (medians over all runs): "
+                f"traced run (setup + entry, `stats.elapsed_ms`) {fmt_ms(rr['recorder_ms']['median'])} "
+                f"(max {fmt_ms(rr['recorder_ms']['max'])}); after it, in the worker (tables, `json.dumps`, temp "
+                f"files) {fmt_ms(rr['worker_after_run_ms']['median'])} (max "
+                f"{fmt_ms(rr['worker_after_run_ms']['max'])}); page side (message, `JSON.parse`, `new Replay`, "
+                f"render, and the wait for the next frame, up to 16.7 ms by definition) "
+                f"{fmt_ms(rr['page_side_ms']['median'])} (max {fmt_ms(rr['page_side_ms']['max'])}). Slowest cases: "
+                + ", ".join(f"{k} {fmt_ms(v['median'])}" for k, v in slow)
+                + f" (~1,000 events each). What would move it: a cheaper recorder per event ({untraced_lesson(results)}"
+                "), and less work after the run (building the document and encoding it).")
+    if "stdlib-heavy" in figure or "loop-heavy" in figure:
+        loads = results["overhead"]["workloads"]
+        key = "stdlib-heavy" if "stdlib-heavy" in figure else "loop-heavy"
+        w = next(v for k, v in loads.items() if k.startswith(key))
+        per_event = (w["traced_ms"]["median"] - w["untraced_ms"]["median"]) / max(1, w["events"]) * 1000
+        floor = next((v for k, v in loads.items() if k.startswith("floor")), None)
+        floor_us = ((floor["traced_ms"]["median"] - floor["untraced_ms"]["median"]) / max(1, loads[next(
+            k for k in loads if k.startswith("loop-heavy"))]["events"]) * 1000) if floor else float("nan")
+        if key == "stdlib-heavy":
+            return (f"- **Miss — {figure}** ({r['measured']}): the stdlib calls themselves are not traced "
+                    f"(backend `{w['backend']}`: local events on the shown file's code only), yet the "
+                    f"{w['events']} recorded events cost ~{per_event:.0f} µs each "
+                    f"({fmt_ms(w['untraced_ms']['median'])} → {fmt_ms(w['traced_ms']['median'])}). That is the "
+                    "per-event work in the shown frame: deciding whether the locals changed, including in-place "
+                    "changes of `messages` (21 nested dicts), and previewing them. What would move it: a cheaper "
+                    "unchanged-check for big containers (identity + length + a bounded fingerprint instead of a "
+                    "walk), so a line that does not touch `messages` costs close to the no-op callback "
+                    f"(~{floor_us:.2f} µs/event here).")
+        return (f"- **Miss — {figure}** ({r['measured']}): {w['events']} events cost ~{per_event:.1f} µs each "
+                f"({fmt_ms(w['untraced_ms']['median'])} → {fmt_ms(w['traced_ms']['median'])}), against "
+                f"~{floor_us:.2f} µs/event for a no-op line callback (floor {floor_text(results)}). 10× here "
+                f"means ≤ ~{w['untraced_ms']['median'] * 9 / max(1, w['events']) * 1000:.1f} µs of recorder work "
+                "per event: record only the names the line can have changed (its store targets), keep the "
+                "previews of ints/short strs as pooled constants, and defer building Value dicts to the end of "
+                "the run. The recorder is being reworked now (py/steptrace/values.py has uncommitted changes), "
+                "so this figure moves with it; `tools/overhead.py` shows the same rows.")
+    if "conditional" in figure:
+        return (f"- **Miss — conditional breakpoint at 1M events** ({r['measured']}): the first continue "
+                "evaluates the condition at every hit of the line up to the match (lazily, cached per event in "
+                "`_nextHitOf`/`_condAt`), so it is linear in the hits passed — here a line hit ~330,000 times. "
+                "Unconditional moves are O(log n). What would move it: evaluate the condition per change rather "
+                "than per hit (a condition over locals only changes value where one of its names has a delta: "
+                "walk the per-(frame,name) change lists instead of the line events), or evaluate in slices "
+                "across frames / in the worker and show 'searching…'.")
+    if figure.startswith("1M events"):
+        return (f"- **Miss — {figure}** ({r['measured']}): an outlier (GC pause or a lazily built index). "
+                "See results.json `capacity.moves` for the distribution.")
+    if figure.startswith("Runaway") and "deadline" in figure:
+        run = results["runaway"]
+        key = "isolated" if "isolated:" in figure and "not isolated" not in figure else "not_isolated"
+        rr = run[key]
+        after = rr["limit"]["to_error_ms"]["median"] - rr["deadline_ms"]
+        return (f"- **Miss — runaway by deadline, {key.replace('_', ' ')}** ({r['measured']}): by design the page "
+                f"waits `deadlineMs` = {rr['deadline_ms']:.0f} ms (site/js/python-worker.js) before stopping, then "
+                f"the stop itself takes ~{after:.0f} ms; so click → 出错 can never be under 1 s. The recorder's own "
+                "`time_limit` (0.8 s, from debugger.js) does not help here because the runaway loop runs in setup, "
+                "which is untraced. What would move it: a page deadline of ~0.9 s (the interrupt path stops in "
+                "tens of ms), or read the budget as 'stops within 1 s of the limit'.")
+    if figure.startswith("Runaway"):
+        return f"- **Miss — {figure}** ({r['measured']}): see results.json `runaway`."
+    if figure.startswith("Page weight"):
+        w = results["weight"]
+        top = ", ".join(f"{f['path']} {fmt_kb(f['transferred'])}" for f in w["files"][:5])
+        return (f"- **Miss — page weight** ({r['measured']}): largest: {top}. What would move it: minify "
+                "the JS/CSS, ship the recorder and sources as one bundle, drop unused Pygments CSS rules.")
+    if figure.startswith("Site"):
+        return (f"- **Miss — {figure}** ({r['measured']}): Python start-up and imports (Jinja2, Pygments, "
+                "markdown-it) are most of it; see `fresh_inner_s` in results.json for the builder's own time.")
+    if figure.startswith("Trace capacity"):
+        return f"- **Miss — capacity** ({r['measured']}): the 1M-event run was not kept whole."
+    return f"- **Miss — {figure}** ({r['measured']})."
+
+
+def untraced_lesson(results: dict) -> str:
+    loads = (results.get("overhead") or {}).get("workloads", {})
+    lesson = [v["untraced_ms"]["median"] for k, v in loads.items() if "/" in k]
+    if not lesson:
+        return "see the overhead rows"
+    return (f"see the overhead rows: untraced, the lesson cases take {fmt_ms(min(lesson))}–{fmt_ms(max(lesson))} "
+            "in Pyodide")
+
+
+def floor_text(results: dict) -> str:
+    floor = next((v for k, v in results["overhead"]["workloads"].items() if k.startswith("floor")), None)
+    return f"{floor['ratio']['median']:.1f}×" if floor else "n/a"
+
+
+# ---------------------------------------------------------------- main
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (to try the script)")
+    parser.add_argument("--only", default="", help="comma-separated sections to run")
+    parser.add_argument("--no-write", action="store_true", help="print the table, write nothing")
+    parser.add_argument("--report-only", action="store_true",
+                        help="rewrite docs/performance.md from the existing bench/results.json")
+    args = parser.parse_args()
+    if args.report_only:
+        results = json.loads((BENCH / "results.json").read_text(encoding="utf-8"))
+        rows = table(results)
+        results["table"] = rows
+        (BENCH / "results.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",
+                                            encoding="utf-8")
+        (REPO / "docs" / "performance.md").write_text(markdown(results, rows), encoding="utf-8")
+        return 0
+    only = set(filter(None, args.only.split(",")))
+    want = lambda name: not only or name in only  # noqa: E731
+    q = args.quick
+    started = time.perf_counter()
+    results: dict = {"machine": machine()}
+    log(f"machine: {results['machine']}")
+    tmp = Path(tempfile.mkdtemp(prefix="stepwise-bench-"))
+    servers: list[Server] = []
+    failures: dict[str, str] = {}
+
+    def attempt(name: str, message: str, measure) -> None:
+        """Run one section; a failure is recorded (and shown in the report) instead of ending the benchmark."""
+        section(name, message)
+        try:
+            value = measure()
+        except Exception as error:  # noqa: BLE001 - one broken section must not hide the others
+            failures[name] = f"{type(error).__name__}: {error}"[:2000]
+            log(f"{name} FAILED: {failures[name]}")
+            traceback.print_exc()
+            return
+        if name.startswith("runaway_"):
+            results.setdefault("runaway", {})[name.removeprefix("runaway_")] = value
+        else:
+            results[name] = value
+
+    try:
+        if want("build"):
+            attempt("build", "site build …", lambda: bench_build(2 if q else 5, tmp))
+        browser_sections = [s for s in ("weight", "navigation", "rerun", "runaway") if want(s)]
+        if browser_sections:
+            from playwright.sync_api import sync_playwright
+            isolated = Server(tmp / "site", isolation=True)
+            servers.append(isolated)
+            plain = Server(tmp / "site-plain", isolation=False)
+            servers.append(plain)
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+                try:
+                    if want("weight"):
+                        attempt("weight", "page weight …", lambda: bench_weight(browser, isolated))
+                    if want("navigation"):
+                        attempt("navigation", "navigation → first trace …",
+                                lambda: bench_navigation(browser, isolated, 2 if q else 4, 1 if q else 2))
+                    if want("rerun"):
+                        attempt("rerun", "re-runs on a warm worker …",
+                                lambda: bench_rerun(browser, isolated, 1 if q else 4))
+                    if want("runaway"):
+                        attempt("runaway_isolated", "runaway stop (isolated) …",
+                                lambda: bench_runaway(browser, isolated, 1 if q else 3))
+                        attempt("runaway_not_isolated", "runaway stop (not isolated) …",
+                                lambda: bench_runaway(browser, plain, 1 if q else 3))
+                finally:
+                    browser.close()
+            for server in servers:
+                server.close()
+            servers.clear()
+        if want("overhead"):
+            attempt("overhead", "recorder overhead in Pyodide …", lambda: bench_overhead(2 if q else 5, 3))
+        if want("capacity"):
+            attempt("capacity", "trace capacity (1,000,000 events) …",
+                    lambda: bench_capacity(1 if q else 2, 2 if q else 3, 100 if q else 300))
+    finally:
+        for server in servers:
+            server.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+    results["failures"] = failures
+    results["total_s"] = round(time.perf_counter() - started, 1)
+    results["machine"]["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    results["machine"]["load_by_section"] = LOAD
+    rows = table(results)
+    results["table"] = rows
+    text = markdown(results, rows)
+    if args.no_write or only:
+        print(text)
+        if only and not args.no_write:
+            out = Path(tempfile.gettempdir()) / "stepwise-bench-partial.json"
+            out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            log(f"partial run: wrote {out} only")
+    else:
+        (BENCH / "results.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",
+                                            encoding="utf-8")
+        (REPO / "docs" / "performance.md").write_text(text, encoding="utf-8")
+        print(text)
+        log("wrote bench/results.json and docs/performance.md")
+    log(f"done in {results['total_s']:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
