@@ -16,6 +16,7 @@ import argparse
 import ast
 import json
 import shutil
+import subprocess
 import sys
 import time
 import tomllib
@@ -245,6 +246,38 @@ def copy_pyodide(out: Path) -> None:
         target = out / "pyodide" / name
         if not target.exists() or target.stat().st_size != (source / name).stat().st_size:
             shutil.copyfile(source / name, target)
+    copy_snapshot(out / "pyodide")
+
+
+SNAPSHOT_SCRIPT = SITE / "snapshot" / "make-snapshot.mjs"
+
+
+def copy_snapshot(target: Path) -> None:
+    """Put the boot snapshot (and its gzip) next to the Pyodide core; the worker boots without it if absent.
+
+    Making one takes seconds, so it is cached under node_modules/.cache, keyed by the Pyodide
+    version and the script that makes it.
+    """
+    import gzip
+    import hashlib
+
+    lock = json.loads((REPO / "node_modules" / "pyodide" / "package.json").read_text(encoding="utf-8"))
+    key = hashlib.sha256(lock["version"].encode() + SNAPSHOT_SCRIPT.read_bytes()).hexdigest()[:16]
+    cache = REPO / "node_modules" / ".cache" / "stepwise" / f"snapshot-{key}.bin"
+    if not cache.with_suffix(".bin.gz").is_file():
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        node = shutil.which("node")
+        result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(cache)], cwd=REPO, capture_output=True,
+                                text=True, timeout=300) if node else None
+        if result is None or result.returncode != 0 or not cache.is_file():
+            print("warning: no boot snapshot (Python will boot from scratch): "
+                  + (result.stderr.strip()[-500:] if result else "node is not on PATH"), file=sys.stderr)
+            return
+        cache.with_suffix(".bin.gz").write_bytes(gzip.compress(cache.read_bytes(), 6))
+    for name in (cache.name, cache.name + ".gz"):
+        destination = target / name.replace(f"snapshot-{key}", "snapshot")
+        if not destination.exists() or destination.stat().st_size != (cache.parent / name).stat().st_size:
+            shutil.copyfile(cache.parent / name, destination)
 
 
 def pygments_css() -> str:
@@ -330,7 +363,18 @@ def serve(out: Path, port: int, isolation: bool = True) -> None:
             path = Path(self.translate_path(self.path))
             if path.is_dir() and self.path.split("?")[0].endswith("/"):
                 path = path / "index.html"
-            if "gzip" in self.headers.get("Accept-Encoding", "") and path.suffix in COMPRESSIBLE and path.is_file():
+            gzip_ok = "gzip" in self.headers.get("Accept-Encoding", "")
+            packed = path.with_name(path.name + ".gz")
+            if gzip_ok and path.is_file() and packed.is_file():  # compressed at build time (the snapshot)
+                self.send_response(200)
+                self.send_header("Content-Type", self.guess_type(str(path)))
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Content-Length", str(packed.stat().st_size))
+                self.end_headers()
+                with packed.open("rb") as stream:
+                    shutil.copyfileobj(stream, self.wfile)
+                return
+            if gzip_ok and path.suffix in COMPRESSIBLE and path.is_file():
                 stat = path.stat()
                 body = compressed.get((str(path), stat.st_mtime))
                 if body is None:

@@ -14,12 +14,29 @@ const MOUNT = "/repo";
 let runCase = null;
 let booting = null;
 
+/**
+ * Restore the build's memory snapshot of a booted interpreter (much faster than a fresh boot);
+ * boot from scratch when there is none or it does not load.
+ */
+async function bootPython(indexURL) {
+  try {
+    const response = await fetch(new URL("snapshot.bin", indexURL));
+    if (response.ok) {
+      const snapshot = new Uint8Array(await response.arrayBuffer());
+      return await loadPyodide({ indexURL, _loadSnapshot: snapshot });
+    }
+  } catch (error) {
+    console.warn(`Boot snapshot unusable, booting from scratch: ${error?.message ?? error}`);
+  }
+  return loadPyodide({ indexURL });
+}
+
 async function boot({ files, root, interrupt }) {
   const started = performance.now();
   postMessage({ type: "progress", phase: "runtime" });
   const base = new URL(root.endsWith("/") ? root : root + "/", self.location.href);
   const [pyodide, sources] = await Promise.all([
-    loadPyodide({ indexURL: new URL("pyodide/", base).href }),
+    bootPython(new URL("pyodide/", base).href),
     Promise.all(files.map(async (path) => {
       const response = await fetch(new URL(path, base));
       if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
