@@ -29,7 +29,7 @@ setup: $(VENV)/.installed node_modules/.installed /usr/bin/chromium
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); sleep 2; $(PYTHON) -m venv $(VENV); }  # ensurepip can fail once on a busy machine
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
