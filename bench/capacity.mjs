@@ -5,14 +5,10 @@
 //   node bench/capacity.mjs [--events 1000000] [--records 1] [--loads 3] [--moves 400]
 //
 // Prints one JSON object on stdout (progress goes to stderr). Part of `make bench`.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadPyodide } from "pyodide";
+import { mountRepo } from "../tests/pyodide_node/repo-fs.mjs";
 import { Replay } from "../site/js/replay.js";
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), "..");
-const MOUNT = "/repo";
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, arg, n, all) => {
   if (arg.startsWith("--")) pairs.push([arg.slice(2), all[n + 1]]);
   return pairs;
@@ -40,15 +36,6 @@ def main(n):
 `;
 const LINE = { helperBody: 2, loopBody: 9, callHelper: 11, ret: 12 };
 
-function* sourceFiles(dir) {
-  for (const name of readdirSync(dir)) {
-    if (name === "__pycache__") continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* sourceFiles(path);
-    else if (name.endsWith(".py")) yield path;
-  }
-}
-
 function summary(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1) + 0.5))];
@@ -59,14 +46,10 @@ function summary(values) {
 
 const booted = performance.now();
 const pyodide = await loadPyodide({ stdout: () => {}, stderr: (line) => log("py:", line) });
-for (const file of sourceFiles(join(repo, "py"))) {
-  const target = `${MOUNT}/${relative(repo, file)}`;
-  pyodide.FS.mkdirTree(dirname(target));
-  pyodide.FS.writeFile(target, readFileSync(file));
-}
+mountRepo(pyodide);
 pyodide.FS.mkdirTree("/bench/cap");
 pyodide.FS.writeFile("/bench/cap/stepwise_capacity.py", MODULE);
-pyodide.runPython(`import sys; sys.path.insert(0, "${MOUNT}/py"); sys.path.insert(0, "/bench")`);
+pyodide.runPython(`import sys; sys.path.insert(0, "/bench")`);
 log(`Pyodide ${pyodide.version} booted in ${((performance.now() - booted) / 1000).toFixed(1)} s`);
 
 const record = pyodide.runPython(`

@@ -9,34 +9,15 @@
 // `code` runs in a fresh namespace; it reports by assigning a string to `result`.
 // Python's stdout/stderr go to this process's stderr, so stdout stays protocol-only.
 import { createInterface } from "node:readline";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadPyodide } from "pyodide";
-
-const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const MOUNT = "/repo";
-
-function* sourceFiles(dir) {
-  for (const name of readdirSync(dir)) {
-    if (name === "__pycache__") continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* sourceFiles(path);
-    else if (name.endsWith(".py")) yield path;
-  }
-}
+import { mountRepo } from "./repo-fs.mjs";
 
 const started = performance.now();
 const pyodide = await loadPyodide({
   stdout: (line) => process.stderr.write(`[py] ${line}\n`),
   stderr: (line) => process.stderr.write(`[py!] ${line}\n`),
 });
-for (const file of sourceFiles(join(repo, "py"))) {
-  const target = `${MOUNT}/${relative(repo, file)}`;
-  pyodide.FS.mkdirTree(dirname(target));
-  pyodide.FS.writeFile(target, readFileSync(file));
-}
-pyodide.runPython(`import sys; sys.path.insert(0, "${MOUNT}/py")`);
+mountRepo(pyodide);
 const version = pyodide.runPython("import sys; sys.version.split()[0]");
 const send = (message) => process.stdout.write(JSON.stringify(message) + "\n");
 send({ type: "ready", python: version, pyodide: pyodide.version, ms: performance.now() - started });
