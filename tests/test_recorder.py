@@ -440,3 +440,73 @@ def test_worked_example_in_the_format_doc_is_current(tmp_path, monkeypatch):
     doc["end"]["ms"] = doc["stats"]["elapsed_ms"] = 0.05
     doc["python"] = expected["python"]
     assert doc == expected
+
+
+DEEP = '''\
+def deep():
+    candidate = [{"role": "user", "content": "q"},
+                 {"role": "assistant", "content": [{"type": "tool_use", "id": "c1"}]},
+                 {"role": "user", "content": [{"type": "tool_result", "content": "long body" * 50}]}]
+    other = 1
+    candidate[2]["content"][0]["content"] = "moved"
+    other = 2
+    wide = list(range(40))
+    wide[30] = "beyond the shown items"
+    other = 3
+    return candidate
+
+
+def counts(words):
+    seen = {}
+    for word in words:
+        seen[word] = seen.get(word, 0) + 1
+    return seen
+'''
+
+
+@pytest.fixture
+def deep_module(tmp_path):
+    name = "deep_" + uuid.uuid4().hex[:8]
+    (tmp_path / f"{name}.py").write_text(DEEP, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+
+    def trace(entry: str, **kw) -> dict:
+        doc = json.loads(run_case(f"{name}.py", name, f"from {name} import *\n", entry, **kw))
+        check_document(doc)
+        assert doc["stats"]["internal_errors"] == []
+        return doc
+    yield trace
+    sys.path.remove(str(tmp_path))
+    sys.modules.pop(name, None)
+
+
+def _delta_after(doc: dict, line: int) -> dict:
+    """The locals delta of the event right after the one at `line` (when its effect shows)."""
+    at = doc["events"]["line"].index(line)
+    return next((d for d in doc["locals"] if d["i"] == at + 1), {"set": {}})
+
+
+@pytest.mark.parametrize("backend", ["settrace", "monitoring"] if monitor.available() else ["settrace"])
+def test_deep_in_place_mutation_marks_the_outer_name(deep_module, backend):
+    doc = deep_module("deep()\n", backend=backend)
+    lines = DEEP.splitlines()
+    moved = lines.index('    candidate[2]["content"][0]["content"] = "moved"') + 1
+    delta = _delta_after(doc, moved)
+    assert set(delta["set"]) == {"candidate"}
+    shown = doc["values"][delta["set"]["candidate"]]
+    assert shown["items"][2]["entries"][1][1]["items"][0]["entries"][1][1]["v"] == "moved"
+    # a change past the items cap is invisible in the preview: no delta, no error
+    beyond = lines.index('    wide[30] = "beyond the shown items"') + 1
+    assert "wide" not in _delta_after(doc, beyond)["set"]
+    final = locals_at(doc, len(doc["events"]["kind"]) - 1)[1]
+    assert final["wide"]["len"] == 40 and final["other"]["r"] == "3"
+
+
+def test_flat_dict_counts_every_visible_change(deep_module):
+    words = ["a", "b", "a", "c", "b", "a"]
+    doc = deep_module(f"counts({words!r})\n")
+    seen_line = DEEP.splitlines().index("        seen[word] = seen.get(word, 0) + 1") + 1
+    table = doc["events"]
+    states = [locals_at(doc, i + 1)[1]["seen"]["r"] for i, line in enumerate(table["line"]) if line == seen_line]
+    assert states == ["{'a': 1}", "{'a': 1, 'b': 1}", "{'a': 2, 'b': 1}", "{'a': 2, 'b': 1, 'c': 1}",
+                      "{'a': 2, 'b': 2, 'c': 1}", "{'a': 3, 'b': 2, 'c': 1}"]

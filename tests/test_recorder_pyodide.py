@@ -190,3 +190,47 @@ def test_pyodide_backends_agree_on_adversarial_code(adversarial, entry):
     b = adversarial(entry, backend="monitoring")
     for key in ("frames", "events", "values", "locals", "returns", "exceptions", "stdout"):
         assert a[key] == b[key], key
+
+
+# -- in-place changes deep inside a value, in Pyodide -------------------------------------------
+DEEP_MODULE = "shown_deep"
+
+
+@pytest.fixture(scope="module")
+def deep(pyodide):
+    """DEEP (see test_recorder.py) written into Pyodide's FS as its own module."""
+    from test_recorder import DEEP
+    pyodide.run(f"import os, sys\nos.makedirs({ADV_DIR!r}, exist_ok=True)\n"
+                f"open({ADV_DIR + '/' + DEEP_MODULE + '.py'!r}, 'w').write({DEEP!r})\n"
+                f"sys.path.insert(0, {ADV_DIR!r})\nresult = 'ok'\n")
+
+    def trace(entry: str, **kw) -> dict:
+        text = remote_run(pyodide, f"{DEEP_MODULE}.py", DEEP_MODULE, f"from {DEEP_MODULE} import *\n", entry, **kw)
+        doc = json.loads(text)
+        check_document(doc)
+        assert doc["stats"]["internal_errors"] == []
+        return doc
+    return trace
+
+
+@pytest.mark.parametrize("backend", ["monitoring", "settrace"])
+def test_pyodide_deep_in_place_mutation(deep, backend):
+    from test_recorder import DEEP
+    doc = deep("deep()\n", backend=backend)
+    lines = DEEP.splitlines()
+    moved = lines.index('    candidate[2]["content"][0]["content"] = "moved"') + 1
+    at = doc["events"]["line"].index(moved)
+    delta = next(d for d in doc["locals"] if d["i"] == at + 1)
+    assert set(delta["set"]) == {"candidate"}
+    shown = doc["values"][delta["set"]["candidate"]]
+    assert shown["items"][2]["entries"][1][1]["items"][0]["entries"][1][1]["v"] == "moved"
+    beyond = lines.index('    wide[30] = "beyond the shown items"') + 1
+    at = doc["events"]["line"].index(beyond)
+    assert all("wide" not in d["set"] for d in doc["locals"] if d["i"] == at + 1)
+
+
+def test_pyodide_backends_agree_on_deep_changes(deep):
+    a = deep("deep()\ncounts(list('abracadabra') * 3)\n", backend="settrace")
+    b = deep("deep()\ncounts(list('abracadabra') * 3)\n", backend="monitoring")
+    for key in ("frames", "events", "values", "locals", "returns", "exceptions", "stdout"):
+        assert a[key] == b[key], key

@@ -190,3 +190,117 @@ def test_pool_preview_matches_fresh_preview(value):
 def test_special_floats_are_text(value):
     preview = Previewer().preview([value])
     json.dumps(preview, allow_nan=False)
+
+
+# -- change detection from snaps (what the recorder asks on every step) ---------------------------
+def lesson_like() -> list:
+    """Shaped like the lesson's `candidate`: messages with nested content blocks."""
+    return [{"role": "user", "content": "先检查，再获准运行。"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "read", "input": {"p": "x"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "正文" * 400}]}]
+
+
+@pytest.mark.parametrize("extra", [None, RaisingRepr()], ids=["builtin", "with-object"])
+def test_pool_sees_deep_in_place_change(extra):
+    """candidate[2]['content'][0]['content'] = ...: three containers down, still a change of candidate
+    (checked with marshal for builtin data, with the snap walk when an object is inside)."""
+    pool = ValuePool()
+    candidate = lesson_like()
+    if extra is not None:
+        candidate.append(extra)
+    first, snap = pool.preview(candidate)
+    assert pool.same(snap)
+    candidate[2]["content"][0]["content"] = "[旧正文已移出]"
+    assert not pool.same(snap)
+    changed, new_snap = pool.preview(candidate)
+    assert changed is not first and pool.same(new_snap)
+    assert changed["items"][2]["entries"][1][1]["items"][0]["entries"][2][1]["v"] == "[旧正文已移出]"
+    assert changed == Previewer().preview(candidate)
+    candidate[1]["content"][0]["input"]["p"] = "y"            # four containers down
+    assert not pool.same(new_snap)
+    assert pool.preview(candidate)[0] == Previewer().preview(candidate)
+
+
+def test_flat_dict_change_is_patched_and_exact():
+    pool = ValuePool()
+    counts = {f"w{i}": i for i in range(24)}
+    _, snap = pool.preview(counts)
+    assert snap.flat
+    counts["w3"] = 1000
+    patched, snap2 = pool.preview(counts)
+    assert snap2.flat and patched == Previewer().preview(counts)
+    counts["w20"] = 5                                           # beyond the 16 shown entries
+    assert pool.same(snap2)
+
+
+def test_change_beyond_the_caps_is_harmless():
+    """A change the preview cannot show (past the items cap or the depth cap) may go unseen;
+    the preview stays right for what it shows and nothing breaks."""
+    pool = ValuePool()
+    wide = [[i] for i in range(40)]
+    deep: list = ["leaf"]
+    for _ in range(8):
+        deep = [deep]
+    value = {"wide": wide, "deep": deep}
+    first, snap = pool.preview(value)
+    wide[30][0] = "changed"                                     # item 31 of 40: not shown
+    inner = deep
+    for _ in range(7):
+        inner = inner[0]
+    inner[0] = "changed too"                                    # below the depth cap
+    again, snap2 = pool.preview(value)
+    assert again == first == Previewer().preview(value)
+    wide[0][0] = "shown"                                        # inside the window: seen
+    assert not pool.same(snap2)
+    assert pool.preview(value)[0] == Previewer().preview(value)
+
+
+mutable_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-300, 2000) | st.floats(allow_nan=False) | st.text(max_size=70),
+    lambda children: st.lists(children, max_size=20) | st.dictionaries(st.text(max_size=4), children, max_size=20),
+    max_leaves=80)
+
+
+def _containers(value, found=None):
+    found = [] if found is None else found
+    if type(value) in (list, dict) and not any(value is seen for seen in found):
+        found.append(value)
+        for item in (value.values() if type(value) is dict else value):
+            _containers(item, found)
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(mutable_values.filter(lambda v: type(v) in (list, dict)), st.data())
+def test_pool_tracks_any_sequence_of_in_place_changes(value, data):
+    """After every in-place change the pool's (patched, reused) preview equals a fresh one, and
+    a check says 'unchanged' only when the fresh preview is indeed the same."""
+    pool = ValuePool()
+    preview, snap = pool.preview(value)
+    for _ in range(6):
+        target = data.draw(st.sampled_from(_containers(value)))
+        new = data.draw(mutable_values)
+        if type(target) is list:
+            action = data.draw(st.sampled_from(["set", "append", "pop", "cycle"] if target else ["append"]))
+            if action == "set":
+                target[data.draw(st.integers(0, len(target) - 1))] = new
+            elif action == "append":
+                target.append(new)
+            elif action == "cycle":
+                target.append(value)
+            else:
+                target.pop(data.draw(st.integers(0, len(target) - 1)))
+        else:
+            keys = list(target)
+            action = data.draw(st.sampled_from(["set", "add", "del"] if keys else ["add"]))
+            if action == "set":
+                target[data.draw(st.sampled_from(keys))] = new
+            elif action == "add":
+                target[data.draw(st.text(max_size=4))] = new
+            else:
+                del target[data.draw(st.sampled_from(keys))]
+        fresh = Previewer().preview(value)
+        if pool.same(snap):
+            assert preview == fresh
+        preview, snap = pool.preview(value)
+        assert preview == fresh

@@ -4,7 +4,9 @@
 
 Prints, per workload, the best-of-N milliseconds of `run_case(..., record=False)`
 and of `run_case(...)` with the recorder on (`elapsed_ms`: setup + entry, as the
-reader waits for them), and their ratio. Workloads:
+reader waits for them), their ratio, the best wall time of the whole traced
+`run_case` call (adding the JSON encoding and the temp-dir scan: what the worker
+spends before it can answer) and the size of its JSON. Workloads:
   - every lesson case of scenarios/s08.toml (the shown file is py/s08/core/runtime.py);
   - stdlib-heavy: a shown-file function that spends its time in deepcopy and json;
   - loop-heavy: a shown-file loop whose locals change on every line.
@@ -70,11 +72,14 @@ import json, time
 from steptrace.runner import run_case
 
 def best(args, repeat, **kw):
-    times = []
+    times, walls = [], []
     for _ in range(repeat):
-        doc = json.loads(run_case(*args, **kw))
+        started = time.perf_counter()
+        text = run_case(*args, **kw)
+        walls.append((time.perf_counter() - started) * 1000)
+        doc = json.loads(text)
         times.append(doc["stats"]["elapsed_ms"])
-    return min(times), doc
+    return min(times), doc, min(walls), len(text)
 
 def callback_floor(repeat):
     """loop-heavy with a do-nothing Python callback per line: the cost no recorder can go under."""
@@ -111,13 +116,13 @@ def callback_floor(repeat):
         finally:
             sys.settrace(None)
         name = "settrace"
-    return ["  floor: no-op line callback", plain, hooked, name, 0, "-"]
+    return ["  floor: no-op line callback", plain, hooked, name, 0, "-", None, None]
 
 rows = []
 for label, args in JOBS:
-    plain, _ = best(args, REPEAT, record=False)
-    traced, doc = best(args, REPEAT)
-    rows.append([label, plain, traced, doc["backend"], doc["stats"]["events"], doc["end"]["status"]])
+    plain = best(args, REPEAT, record=False)[0]
+    traced, doc, wall, size = best(args, REPEAT)
+    rows.append([label, plain, traced, doc["backend"], doc["stats"]["events"], doc["end"]["status"], wall, size])
 rows.append(callback_floor(REPEAT))
 result = json.dumps(rows)
 '''
@@ -138,10 +143,12 @@ def jobs(bench_dir: str) -> list:
 
 def report(title: str, rows: list) -> None:
     print(f"\n{title}")
-    print(f"{'workload':34} {'untraced ms':>12} {'traced ms':>10} {'ratio':>7}  backend     events  end")
-    for label, plain, traced, backend, events, status in rows:
+    print(f"{'workload':34} {'untraced ms':>12} {'traced ms':>10} {'ratio':>7}  backend     events  end"
+          f"       {'+json ms':>8} {'json KB':>8}")
+    for label, plain, traced, backend, events, status, wall, size in rows:
         ratio = traced / plain if plain else float("nan")
-        print(f"{label:34} {plain:12.2f} {traced:10.2f} {ratio:6.1f}x  {backend:10} {events:7}  {status}")
+        extra = f"{wall:8.2f} {size / 1000:8.0f}" if wall is not None else ""
+        print(f"{label:34} {plain:12.2f} {traced:10.2f} {ratio:6.1f}x  {backend:10} {events:7}  {status:9} {extra}")
 
 
 def in_pyodide(repeat: int) -> None:

@@ -9,8 +9,10 @@ run without line events; `monitor.MonitoringBackend` (3.12+) asks the
 interpreter for events on the shown file's code objects only.
 
 Locals are diffed, not copied: each frame keeps, per name, the object last seen,
-its fingerprint and its preview. A name is re-previewed only when it is bound to
-another object, or when its container's fingerprint changed (in-place change).
+its change key (a container's `values.Snap`, None otherwise) and its preview. A name
+is re-previewed only when it is bound to another object, or when its container's
+snap no longer holds (in-place change); such a change counts only if the rebuilt
+preview differs (a change beyond the shown window is invisible, so it is no change).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from types import FrameType
 from typing import Any
 
 from .table import EventTable
-from .values import CONTAINERS, NUMBERS, SCALARS, Previewer, ValuePool, cut
+from .values import NUMBERS, SCALARS, Previewer, ValuePool, cut
 
 GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200   # generator, coroutine, iterable coroutine, async gen
 TIME_CHECK_MASK = 255                           # look at the clock every 256 events
@@ -41,7 +43,7 @@ class FrameState:
 
     def __init__(self, frame_id: int) -> None:
         self.id = frame_id
-        self.seen: dict[str, tuple] = {}   # name -> (object, fingerprint, preview)
+        self.seen: dict[str, tuple] = {}   # name -> (object, change key, preview)
         self.serial = -1                   # table serial of this frame's last full snapshot
         self.raising = False               # an exception is passing through; a return now is an unwind
         self.local = None                  # settrace: the bound local trace function
@@ -110,8 +112,18 @@ class Recorder:
         return state
 
     def line(self, state: FrameState, frame: FrameType, lineno: int) -> None:
+        """About to run line `lineno` (the hot path: `_event` inlined)."""
         state.raising = False
-        index = self._event("l", lineno, state.id)
+        index = self.count
+        if self._room == 0 or not index & TIME_CHECK_MASK:
+            index = self._event("l", lineno, state.id)
+        else:
+            self._room -= 1
+            chunk = self.table.current
+            chunk.kinds.append("l")
+            chunk.lines.append(lineno)
+            chunk.frames.append(state.id)
+            self.count = index + 1
         self._locals(state, frame, index)
 
     def leave(self, state: FrameState, frame: FrameType, value: Any, unwinding: bool,
@@ -152,6 +164,7 @@ class Recorder:
     def _locals(self, state: FrameState, frame: FrameType, index: int) -> None:
         seen = state.seen
         values = self.values
+        same = values.same
         changed = None
         current = frame.f_locals
         hidden = 0
@@ -160,10 +173,20 @@ class Recorder:
             if known is not None:
                 old = known[0]
                 if old is value:
-                    if type(value) not in CONTAINERS:
+                    key = known[1]           # None for anything but a container
+                    if key is None or same(key):
                         continue
-                    if values.key(value, known[1]) == known[1]:
+                    # mutated in place: a change only if the preview shows it
+                    preview, key = values.refresh(value, key)
+                    before = known[2]
+                    if preview is before or preview == before:
+                        seen[name] = (value, key, before)
                         continue
+                    seen[name] = (value, key, preview)
+                    if changed is None:
+                        changed = {}
+                    changed[name] = values.intern(preview)
+                    continue
                 elif type(value) in SCALARS and type(old) is type(value) and old == value:
                     continue
             elif name[0] == ".":         # a comprehension's hidden iterator

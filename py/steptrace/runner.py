@@ -129,7 +129,8 @@ def _serialize(document: dict) -> str:
     """
     for attempt in (1, 2):
         try:
-            text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+            # Previews are trees (cycles become "cycle" markers), so the circularity check is waste.
+            text = json.dumps(document, ensure_ascii=False, separators=(",", ":"), check_circular=False)
             break
         except KeyboardInterrupt:
             if attempt == 2:
