@@ -442,7 +442,7 @@ def bench_overhead(rounds: int, repeat: int) -> dict:
             runs.append(rows)
     workloads: dict[str, dict] = {}
     for rows in runs:
-        for label, plain, traced, backend, events, status in rows:
+        for label, plain, traced, backend, events, status, *_ in rows:  # newer tools add wall ms, size
             entry = workloads.setdefault(label.strip(), {"ratios": [], "untraced_ms": [], "traced_ms": [],
                                                          "backend": backend, "events": events, "end": status})
             entry["ratios"].append(traced / plain if plain else float("nan"))
@@ -688,16 +688,17 @@ def notes(results: dict, rows: list[dict]) -> list[str]:
                    f"{fmt_ms(w['auto_click_ms']['median'])}, ready at {fmt_ms(w['worker_ready_ms']['median'])} (boot "
                    f"{fmt_ms(w['boot_ms_in_worker']['median'])}), painted at {fmt_ms(w['painted_ms']['median'])}. "
                    + phases(c, w)
-                   + "Nearly all of it is the Pyodide boot; the first run itself (import of the shown module, "
-                   "the recorded run, JSON, render) is the short rest. "
-                   + unwired(c))
+                   + "The boot restores the build's memory snapshot (`pyodide/snapshot.bin`); the first run "
+                   "then also compiles the recorder and the shown module from source (no .pyc in the worker's "
+                   "FS) before recording, writing JSON and rendering. The controls are disabled in the HTML until "
+                   "lesson.js wires them, so an early click is visibly refused, never silently lost.")
     cap = results.get("capacity")
     if cap:
         rec = cap["record"][-1]
         rate = rec["events"] / (rec["elapsed_ms"] / 1000)
         out.append(f"- **Capacity, in the page**: the recorder kept all {rec['events']:,} events "
                    f"({rate:,.0f} events/s traced; untraced the same loop takes {fmt_ms(cap['untraced_ms'])}). "
-                   f"The page asks for `time_limit` 0.8 s (debugger.js), so a run in the browser stops after about "
+                   f"The page asks for `time_limit` 0.7 s (debugger.js), so a run in the browser stops after about "
                    f"{rate * 0.8:,.0f} events at this rate, far below the 1,000,000 capacity. A 1M-event document "
                    f"is {fmt_mb(rec['bytes'])} of JSON; `JSON.parse` + `new Replay` of it takes "
                    f"{fmt_ms(cap['summary']['load_ms']['median'])} in node, and the page does both on the main "
@@ -749,18 +750,6 @@ def notes(results: dict, rows: list[dict]) -> list[str]:
     return [line for line in out if line]
 
 
-def unwired(cold: dict) -> str:
-    """The Run button exists (enabled, in the static HTML) before lesson.js has attached its handler."""
-    seen = [x["button_seen_ms"] for x in cold.get("samples", []) if x.get("button_seen_ms") is not None]
-    if not seen:
-        return ""
-    gaps = [x["auto_click_ms"] - x["button_seen_ms"] for x in cold["samples"] if x.get("button_seen_ms")]
-    return (f"The 运行 button is in the DOM, enabled, at {fmt_ms(statistics.median(seen))} on a cold visit but gets "
-            f"its handler only when lesson.js runs (DOMContentLoaded, {fmt_ms(statistics.median(gaps))} later, up "
-            f"to {fmt_ms(max(gaps))}): a reader's click in that window does nothing and is not queued, which is "
-            "why this benchmark clicks at DOMContentLoaded. ")
-
-
 def phases(cold: dict, warm: dict) -> str:
     """Worker phases: `loadPyodide` (+ source fetches) ends at 'sources', importing the recorder at 'ready'."""
     try:
@@ -780,70 +769,34 @@ def miss_note(r: dict, results: dict) -> str:
     figure = r["figure"]
     if figure.startswith("Navigation") and "warm" in figure:
         w, c = results["navigation"]["warm"], results["navigation"]["cold"]
-        return (f"- **Miss — warm navigation** ({r['measured']}): the worker boots Pyodide from scratch on every "
-                f"page load: {fmt_ms(w['boot_ms_in_worker']['median'])} inside the worker on a warm visit against "
-                f"{fmt_ms(c['boot_ms_in_worker']['median'])} cold, so the HTTP cache saves little; the time is "
-                "interpreter start-up, not transfer. This machine was loaded (see above; the BRIEF measured "
-                "1.7–2.7 s to ready on a quiet one), but even a quiet boot is over the 1.5 s budget on its own. "
-                "What would move it: (1) start the boot before the module graph — `<link rel=modulepreload>` for "
-                "`pyodide.mjs`/`pyodide.asm.mjs` and `<link rel=preload>` for the wasm and `python_stdlib.zip` "
-                "in the lesson's `<head>`, and create the worker first thing in lesson.js; (2) restore a "
-                "memory snapshot of an already booted interpreter with the recorder imported, instead of "
-                "initialising (Pyodide has snapshot support; it needs checking for 314.0.7); (3) a smaller "
-                "stdlib zip (only what the lesson and recorder import).")
+        return (f"- **Miss — warm navigation** ({r['measured']}): the worker restores a memory snapshot "
+                f"({fmt_ms(w['boot_ms_in_worker']['median'])} inside the worker warm, "
+                f"{fmt_ms(c['boot_ms_in_worker']['median'])} cold; a fresh boot took 5–7 s on this machine), then "
+                "the first run compiles the recorder and the lesson module from source. What limits it: wasm "
+                "instantiation and copying the 31 MB heap image, plus the first-run compile, on a 2-core machine "
+                "shared with other jobs. What would move it: a smaller snapshot (trim the stdlib imported before "
+                "it), shipping precompiled .pyc for the recorder made by the same Pyodide, and starting the "
+                "worker from an inline script in the <head> before the module graph loads.")
     if figure.startswith("Navigation"):
         c = results["navigation"]["cold"]
         return (f"- **Miss — cold navigation** ({r['measured']}): boot {fmt_ms(c['boot_ms_in_worker']['median'])} "
-                "inside the worker (13.5 MB core fetched from a local server, compiled, initialised) plus the "
-                "first run. Same levers as the warm visit; on a real network the 12 MB transfer adds to it, "
-                "so a trimmed stdlib zip matters more here.")
+                "inside the worker (the core and a 6 MB gzipped snapshot fetched from a local server, wasm "
+                "compiled, heap restored) plus the first run. Same levers as the warm visit; on a real network "
+                "the transfer adds to it.")
     if figure.startswith("Re-run"):
-        rr = results["rerun"]
-        slow = sorted(rr["by_case_ms"].items(), key=lambda kv: -kv[1]["median"])[:3]
-        return (f"- **Miss — re-run p95** ({r['measured']}): where the time goes (medians over all runs): "
-                f"traced run (setup + entry, `stats.elapsed_ms`) {fmt_ms(rr['recorder_ms']['median'])} "
-                f"(max {fmt_ms(rr['recorder_ms']['max'])}); after it, in the worker (tables, `json.dumps`, temp "
-                f"files) {fmt_ms(rr['worker_after_run_ms']['median'])} (max "
-                f"{fmt_ms(rr['worker_after_run_ms']['max'])}); page side (message, `JSON.parse`, `new Replay`, "
-                f"render, and the wait for the next frame, up to 16.7 ms by definition) "
-                f"{fmt_ms(rr['page_side_ms']['median'])} (max {fmt_ms(rr['page_side_ms']['max'])}). Slowest cases: "
-                + ", ".join(f"{k} {fmt_ms(v['median'])}" for k, v in slow)
-                + f" (~1,000 events each). What would move it: a cheaper recorder per event ({untraced_lesson(results)}"
-                "), and less work after the run (building the document and encoding it).")
-    if "stdlib-heavy" in figure or "loop-heavy" in figure:
-        loads = results["overhead"]["workloads"]
-        key = "stdlib-heavy" if "stdlib-heavy" in figure else "loop-heavy"
-        w = next(v for k, v in loads.items() if k.startswith(key))
-        per_event = (w["traced_ms"]["median"] - w["untraced_ms"]["median"]) / max(1, w["events"]) * 1000
-        floor = next((v for k, v in loads.items() if k.startswith("floor")), None)
-        floor_us = ((floor["traced_ms"]["median"] - floor["untraced_ms"]["median"]) / max(1, loads[next(
-            k for k in loads if k.startswith("loop-heavy"))]["events"]) * 1000) if floor else float("nan")
-        if key == "stdlib-heavy":
-            return (f"- **Miss — {figure}** ({r['measured']}): the stdlib calls themselves are not traced "
-                    f"(backend `{w['backend']}`: local events on the shown file's code only), yet the "
-                    f"{w['events']} recorded events cost ~{per_event:.0f} µs each "
-                    f"({fmt_ms(w['untraced_ms']['median'])} → {fmt_ms(w['traced_ms']['median'])}). That is the "
-                    "per-event work in the shown frame: deciding whether the locals changed, including in-place "
-                    "changes of `messages` (21 nested dicts), and previewing them. What would move it: a cheaper "
-                    "unchanged-check for big containers (identity + length + a bounded fingerprint instead of a "
-                    "walk), so a line that does not touch `messages` costs close to the no-op callback "
-                    f"(~{floor_us:.2f} µs/event here).")
-        return (f"- **Miss — {figure}** ({r['measured']}): {w['events']} events cost ~{per_event:.1f} µs each "
-                f"({fmt_ms(w['untraced_ms']['median'])} → {fmt_ms(w['traced_ms']['median'])}), against "
-                f"~{floor_us:.2f} µs/event for a no-op line callback (floor {floor_text(results)}). 10× here "
-                f"means ≤ ~{w['untraced_ms']['median'] * 9 / max(1, w['events']) * 1000:.1f} µs of recorder work "
-                "per event: record only the names the line can have changed (its store targets), keep the "
-                "previews of ints/short strs as pooled constants, and defer building Value dicts to the end of "
-                "the run. The recorder is being reworked now (py/steptrace/values.py has uncommitted changes), "
-                "so this figure moves with it; `tools/overhead.py` shows the same rows.")
-    if "conditional" in figure:
+        return (f"- **Miss — re-run** ({r['measured']}): the recorded run of the heaviest cases "
+                "(prepare_context summary / bad_summary / exhausted: ~800 events, locals checked at every one) "
+                "costs ~15–30 ms in Pyodide, JSON ~5–9 ms, then parse, replay indexes and a full render of the "
+                "variables and history pictures. What would move it: fewer locals re-checks (only names the "
+                "line can touch), a binary or delta-encoded trace instead of JSON, and rendering only the "
+                "panels that changed.")
+    if figure.startswith("1M events: continue to a conditional"):
         return (f"- **Miss — conditional breakpoint at 1M events** ({r['measured']}): the first continue "
                 "evaluates the condition at every hit of the line up to the match (lazily, cached per event in "
                 "`_nextHitOf`/`_condAt`), so it is linear in the hits passed — here a line hit ~330,000 times. "
                 "Unconditional moves are O(log n). What would move it: evaluate the condition per change rather "
-                "than per hit (a condition over locals only changes value where one of its names has a delta: "
-                "walk the per-(frame,name) change lists instead of the line events), or evaluate in slices "
-                "across frames / in the worker and show 'searching…'.")
+                "than per hit (walk the per-(frame,name) change lists instead of the line events), or evaluate "
+                "in slices and show 'searching…'.")
     if figure.startswith("1M events"):
         return (f"- **Miss — {figure}** ({r['measured']}): an outlier (GC pause or a lazily built index). "
                 "See results.json `capacity.moves` for the distribution.")
@@ -854,10 +807,10 @@ def miss_note(r: dict, results: dict) -> str:
         after = rr["limit"]["to_error_ms"]["median"] - rr["deadline_ms"]
         return (f"- **Miss — runaway by deadline, {key.replace('_', ' ')}** ({r['measured']}): by design the page "
                 f"waits `deadlineMs` = {rr['deadline_ms']:.0f} ms (site/js/python-worker.js) before stopping, then "
-                f"the stop itself takes ~{after:.0f} ms; so click → 出错 can never be under 1 s. The recorder's own "
-                "`time_limit` (0.8 s, from debugger.js) does not help here because the runaway loop runs in setup, "
-                "which is untraced. What would move it: a page deadline of ~0.9 s (the interrupt path stops in "
-                "tens of ms), or read the budget as 'stops within 1 s of the limit'.")
+                f"the stop itself takes ~{after:.0f} ms. The recorder's own `time_limit` (0.7 s, from debugger.js) "
+                "does not apply because this runaway loop runs in setup, which is untraced. What limits it: a "
+                "loaded machine delays the interrupt check and the answer; what would move it: a shorter "
+                "deadline (at the cost of cutting slow but legitimate runs).")
     if figure.startswith("Runaway"):
         return f"- **Miss — {figure}** ({r['measured']}): see results.json `runaway`."
     if figure.startswith("Page weight"):
