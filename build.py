@@ -255,29 +255,35 @@ SNAPSHOT_SCRIPT = SITE / "snapshot" / "make-snapshot.mjs"
 def copy_snapshot(target: Path) -> None:
     """Put the boot snapshot (and its gzip) next to the Pyodide core; the worker boots without it if absent.
 
-    Making one takes seconds, so it is cached under node_modules/.cache, keyed by the Pyodide
-    version and the script that makes it.
+    The snapshot has the recorder imported, so it depends on the Pyodide version, the script that
+    makes it and the recorder's sources. Making one takes seconds: it is cached under
+    node_modules/.cache, keyed by all three.
     """
     import gzip
     import hashlib
 
+    recorder = [name for name in worker_files("") if name.startswith("py/steptrace/")]
     lock = json.loads((REPO / "node_modules" / "pyodide" / "package.json").read_text(encoding="utf-8"))
-    key = hashlib.sha256(lock["version"].encode() + SNAPSHOT_SCRIPT.read_bytes()).hexdigest()[:16]
+    digest = hashlib.sha256(lock["version"].encode() + SNAPSHOT_SCRIPT.read_bytes())
+    for name in recorder:
+        digest.update(name.encode() + (REPO / name).read_bytes())
+    key = digest.hexdigest()[:16]
     cache = REPO / "node_modules" / ".cache" / "stepwise" / f"snapshot-{key}.bin"
     if not cache.with_suffix(".bin.gz").is_file():
         cache.parent.mkdir(parents=True, exist_ok=True)
         node = shutil.which("node")
-        result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(cache)], cwd=REPO, capture_output=True,
-                                text=True, timeout=300) if node else None
+        result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(cache), str(REPO), *recorder], cwd=REPO,
+                                capture_output=True, text=True, timeout=300) if node else None
         if result is None or result.returncode != 0 or not cache.is_file():
             print("warning: no boot snapshot (Python will boot from scratch): "
                   + (result.stderr.strip()[-500:] if result else "node is not on PATH"), file=sys.stderr)
             return
         cache.with_suffix(".bin.gz").write_bytes(gzip.compress(cache.read_bytes(), 6))
-    for name in (cache.name, cache.name + ".gz"):
-        destination = target / name.replace(f"snapshot-{key}", "snapshot")
-        if not destination.exists() or destination.stat().st_size != (cache.parent / name).stat().st_size:
-            shutil.copyfile(cache.parent / name, destination)
+    stamp = target / "snapshot.key"  # same size, other recorder: compare keys, not sizes
+    if not stamp.is_file() or stamp.read_text() != key:
+        for name in (cache.name, cache.name + ".gz"):
+            shutil.copyfile(cache.parent / name, target / name.replace(f"snapshot-{key}", "snapshot"))
+        stamp.write_text(key)
 
 
 def pygments_css() -> str:

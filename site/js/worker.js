@@ -50,9 +50,12 @@ async function boot({ files, root, interrupt }) {
     pyodide.FS.writeFile(target, bytes);
   }
   if (interrupt) pyodide.setInterruptBuffer(new Uint8Array(interrupt));
+  // From a snapshot the recorder is already imported; the lesson's modules are found afresh.
   runCase = pyodide.runPython(`
-import sys
-sys.path.insert(0, "${MOUNT}/py")
+import importlib, sys
+if "${MOUNT}/py" not in sys.path:
+    sys.path.insert(0, "${MOUNT}/py")
+importlib.invalidate_caches()
 from steptrace.runner import run_case
 run_case`);
   const python = pyodide.runPython("import sys; sys.version.split()[0]");

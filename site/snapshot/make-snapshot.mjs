@@ -1,18 +1,25 @@
-// Make a Pyodide memory snapshot of a booted interpreter with the recorder's stdlib imports done.
+// Make a Pyodide memory snapshot of a booted interpreter with the recorder already imported.
 //
-// The worker restores it instead of booting Python from scratch (several times faster). It holds
-// only the pinned Pyodide and stdlib modules, never the site's own sources: those are written and
-// imported after the restore, so a snapshot stays valid for any lesson built with this Pyodide.
-//   node site/snapshot/make-snapshot.mjs OUT_FILE
-import { writeFileSync } from "node:fs";
+// The worker restores it instead of booting Python from scratch and compiling the recorder (several
+// times faster). It holds the pinned Pyodide, stdlib modules and the recorder at /repo/py — the same
+// paths the worker uses — but never a lesson's own sources, which are imported after the restore.
+//   node site/snapshot/make-snapshot.mjs OUT_FILE REPO_ROOT py/steptrace/a.py py/steptrace/b.py ...
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { loadPyodide } from "pyodide";
 
-const PRELOAD = [
-  "argparse", "ast", "builtins", "collections", "collections.abc", "copy", "dataclasses", "importlib",
-  "io", "itertools", "json", "marshal", "operator", "os", "pathlib", "re", "shutil", "sys", "tempfile",
-  "time", "tomllib", "types", "typing", "uuid", "contextlib", "traceback",
-];
-
+const [out, root, ...files] = process.argv.slice(2);
+const MOUNT = "/repo";
 const pyodide = await loadPyodide({ _makeSnapshot: true });
-pyodide.runPython(PRELOAD.map((name) => `import ${name}`).join("\n"));
-writeFileSync(process.argv[2], pyodide.makeMemorySnapshot());
+for (const file of files) {
+  const target = `${MOUNT}/${file}`;
+  pyodide.FS.mkdirTree(dirname(target));
+  pyodide.FS.writeFile(target, readFileSync(join(root, file)));
+}
+pyodide.runPython(`
+import sys
+sys.path.insert(0, "${MOUNT}/py")
+import copy, json, pathlib, tempfile, uuid  # what the lessons' code and setups use
+from steptrace.runner import run_case
+`);
+writeFileSync(out, pyodide.makeMemorySnapshot());
