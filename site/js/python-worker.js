@@ -33,6 +33,7 @@ export class PythonWorker extends EventTarget {
         else if (data.type === "ready") {
           this.python = data.python;
           this.bootMs = data.ms;
+          this.bootPhases = data.phases;
           this.readyAt = performance.now();
           resolve(data);
           this.dispatchEvent(new CustomEvent("ready", { detail: data }));
