@@ -447,7 +447,9 @@ export class Debugger extends EventTarget {
   /** The exception the shown function raised (and the entry caught), if any. */
   #functionException() {
     const call = this.trace.end.call;
-    if (call) return call.status === "raised" && call.exception ? call.exception : null;
+    const stopped = ["KeyboardInterrupt", "LimitReached"]; // a stop, already said by the "stopped after" line
+    if (call) return call.status === "raised" && call.exception && !stopped.includes(call.exception.type)
+      ? call.exception : null;
     for (const [event, info] of this.trace.exceptions ?? []) {
       const at = this.replay.eventAt(event);
       if (at && at.depth === 0 && this.trace.events.kind[event + 1] !== "l") {

@@ -83,8 +83,13 @@ export class PythonWorker extends EventTarget {
   #settle(pending, answer) {
     for (const timer of pending.timers) clearTimeout(timer);
     this.pending = null;
-    // A trace that arrives after Stop or the deadline says why the run ended early.
-    pending.resolve(pending.stopKind && answer.type === "trace" ? { ...answer, stopKind: pending.stopKind } : answer);
+    // A trace that arrives after Stop or the deadline says why the run ended early; an interrupt that
+    // landed before the recorder was running (no trace at all) is that same stop, not a failure.
+    if (pending.stopKind && answer.type === "trace") answer = { ...answer, stopKind: pending.stopKind };
+    else if (pending.stopKind && answer.type === "failed" && /KeyboardInterrupt/.test(answer.message)) {
+      answer = { type: pending.stopKind, id: answer.id };
+    }
+    pending.resolve(answer);
   }
 
   /**

@@ -112,8 +112,8 @@ def test_unbounded_recursion_through_the_shown_file(open_page):
     setup = setup.replace(limit, '"max_summaries": 10**9') + RECURSIVE_SUMMARY
     replace_code(page, "prepare_context", setup, entry)
     _, message = run_until_error(page, "prepare_context", bound_s=LIVENESS_S)
-    # Each level archives and trims, so the time limit may come before the recursion limit.
-    assert "RecursionError" in message or "超过时间上限" in message, message
+    # Each level archives and trims, so the recorder's time limit or the page's deadline may come first.
+    assert any(word in message for word in ("RecursionError", "超过时间上限", "运行超过")), message
     expect_next_run_works(page, "prepare_context")
 
 
