@@ -132,27 +132,21 @@ class MonitoringBackend:
                 internal.append(f"line: {type(error).__name__}: {error}")
             return None
 
-        def on_return(code, offset, value):
-            try:
-                frame = getframe(1)
-                leave(live[frame], frame, value, False, False)
-            except LimitReached:
-                raise
-            except RecursionError:
-                pass
-            except Exception as error:  # noqa: BLE001
-                internal.append(f"return: {type(error).__name__}: {error}")
+        def leaving(yielded):
+            """PY_RETURN and PY_YIELD differ only in the flag (the guard stays inline: hot path)."""
+            def on_leave(code, offset, value):
+                try:
+                    frame = getframe(1)
+                    leave(live[frame], frame, value, False, yielded)
+                except LimitReached:
+                    raise
+                except RecursionError:
+                    pass
+                except Exception as error:  # noqa: BLE001
+                    internal.append(f"return: {type(error).__name__}: {error}")
+            return on_leave
 
-        def on_yield(code, offset, value):
-            try:
-                frame = getframe(1)
-                leave(live[frame], frame, value, False, True)
-            except LimitReached:
-                raise
-            except RecursionError:
-                pass
-            except Exception as error:  # noqa: BLE001
-                internal.append(f"return: {type(error).__name__}: {error}")
+        on_return, on_yield = leaving(False), leaving(True)
 
         def on_raise(code, offset, error):
             if id(code) not in code_ids:
