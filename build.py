@@ -222,11 +222,15 @@ def page_data(lesson: Lesson, root: str) -> dict:
             "root": root, "files": worker_files(data.source), "functions": functions}
 
 
+def recorder_files() -> list[str]:
+    """The recorder modules the worker imports (repo paths), without the author-side CLI."""
+    return sorted(str(p.relative_to(REPO)) for package in WORKER_PACKAGES for p in (REPO / package).rglob("*.py")
+                  if p.name not in AUTHOR_ONLY)
+
+
 def worker_files(source: str) -> list[str]:
-    files = [source]
-    for package in WORKER_PACKAGES:
-        files += sorted(str(p.relative_to(REPO)) for p in (REPO / package).rglob("*.py")
-                        if p.name not in AUTHOR_ONLY)
+    """Everything the worker writes into Pyodide's FS for a lesson: its source, packages, the recorder."""
+    files = [source, *recorder_files()]
     for parent in Path(source).parents:  # package __init__ files of the shown module
         init = parent / "__init__.py"
         if (REPO / init).is_file():
@@ -262,7 +266,7 @@ def copy_snapshot(target: Path) -> None:
     import gzip
     import hashlib
 
-    recorder = [name for name in worker_files("") if name.startswith("py/steptrace/")]
+    recorder = recorder_files()
     lock = json.loads((REPO / "node_modules" / "pyodide" / "package.json").read_text(encoding="utf-8"))
     digest = hashlib.sha256(lock["version"].encode() + SNAPSHOT_SCRIPT.read_bytes())
     for name in recorder:
@@ -292,10 +296,10 @@ def pygments_css() -> str:
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
 
 
-def environment() -> Environment:
+def environment(strings: dict) -> Environment:
+    """Jinja2 with `t(key, lang)` over the zh/en strings the page's script also reads."""
     env = Environment(loader=FileSystemLoader(SITE / "templates"), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
-    strings = json.loads((SITE / "i18n.json").read_text(encoding="utf-8"))
 
     def t(key: str, lang: str = "zh", **values) -> str:
         return strings[lang][key].format(**values)
@@ -327,8 +331,8 @@ def build(out: Path, lessons_dir: Path = SITE / "lessons") -> list[Lesson]:
                 (out / name).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(REPO / name, out / name)  # byte for byte
                 copied.add(name)
-    env = environment()
     strings = json.loads((SITE / "i18n.json").read_text(encoding="utf-8"))
+    env = environment(strings)
     (out / "index.html").write_text(env.get_template("index.html").render(lessons=lessons, root="."), "utf-8")
     for lesson in lessons:
         (out / lesson.slug).mkdir(exist_ok=True)

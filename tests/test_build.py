@@ -84,22 +84,43 @@ def test_the_unbroken_copy_builds(authoring, tmp_path):
                           cwd=REPO, capture_output=True).returncode == 0
 
 
-def test_unknown_function(authoring, tmp_path):
+# (file, text, replaced by, what stderr must say, the text on the line it names — None: no line)
+MISTAKES = {
+    "unknown function": ("toml", 'name = "trim_results"', 'name = "trim_result"',
+                         r"s08\.toml:(\d+): unknown function 'trim_result'.*defines", 'name = "trim_result"'),
+    "unknown function in prose": ("zh", "```debugger\nsplit_history", "```debugger\nsplit_histroy",
+                                  r"lesson\.zh\.md:(\d+): unknown function 'split_histroy'", "split_histroy"),
+    "missing case field": ("toml", 'pending = { zh = "缺少结果", en = "Missing result" }',
+                           'pending = { zh = "缺少结果" }',
+                           r"s08\.toml:(\d+): case 'pending' needs non-empty text for both zh and en",
+                           'pending = { zh = "缺少结果" }'),
+    "duplicate case ids": ("toml", 'cases = ["normal", "pending", "mismatch", "multi"]',
+                           'cases = ["normal", "pending", "normal"]',
+                           r"s08\.toml:(\d+): function 'split_history' lists case id\(s\) normal more than once",
+                           'cases = ["normal", "pending", "normal"]'),
+    "duplicate case definition": ("toml", 'normal = { zh = "正常", en = "Normal" }',
+                                  'normal = { zh = "正常", en = "Normal" }\nnormal = { zh = "又一个", en = "Again" }',
+                                  r"s08\.toml:(\d+): not valid TOML", 'normal = { zh = "又一个", en = "Again" }'),
+    "unknown case offered": ("toml", '"normal", "pending", "mismatch", "multi"', '"normal", "pendign"',
+                             r"s08\.toml:(\d+): function 'split_history' offers case 'pendign'", '"pendign"'),
+    "stage that matches no line": ("toml", 'start = "cut = "', 'start = "cutting = "',
+                                   r"s08\.toml:(\d+): stage start 'cutting = ' matches no line of split_history\(\)",
+                                   'start = "cutting = "'),
+    "languages with other widgets": ("en", "```debugger\ntrim_results\n```", "",
+                                     r"lesson\.en\.md: its widget blocks .* differ", None),
+}
+
+
+@pytest.mark.parametrize("mistake", list(MISTAKES))
+def test_authoring_mistake_names_file_line_and_fix(authoring, tmp_path, mistake):
     lessons, toml, _ = authoring
-    edit(toml, 'name = "trim_results"', 'name = "trim_result"')
-    fails_with(lessons, tmp_path, r"s08\.toml:\d+: unknown function 'trim_result'", "defines")
-
-
-def test_unknown_function_in_prose(authoring, tmp_path):
-    lessons, _, _ = authoring
-    edit(lessons / "s08" / "lesson.zh.md", "```debugger\nsplit_history", "```debugger\nsplit_histroy")
-    fails_with(lessons, tmp_path, r"lesson\.zh\.md:\d+: unknown function 'split_histroy'")
-
-
-def test_missing_case_field(authoring, tmp_path):
-    lessons, toml, _ = authoring
-    edit(toml, 'pending = { zh = "缺少结果", en = "Missing result" }', 'pending = { zh = "缺少结果" }')
-    fails_with(lessons, tmp_path, r"s08\.toml:\d+: case 'pending' needs non-empty text for both zh and en")
+    which, old, new, pattern, on_line = MISTAKES[mistake]
+    path = {"toml": toml, "zh": lessons / "s08" / "lesson.zh.md", "en": lessons / "s08" / "lesson.en.md"}[which]
+    edit(path, old, new)
+    stderr = fails_with(lessons, tmp_path, pattern)
+    if on_line is not None:
+        line = int(re.search(pattern, stderr).group(1))
+        assert on_line in path.read_text(encoding="utf-8").splitlines()[line - 1], stderr
 
 
 def test_setup_with_a_syntax_error(authoring, tmp_path):
@@ -118,32 +139,3 @@ def test_entry_with_a_syntax_error_names_the_toml_line(authoring, tmp_path):
     assert "split_history(messages,, 1)" in toml.read_text(encoding="utf-8").splitlines()[line - 1]
 
 
-def test_duplicate_case_ids(authoring, tmp_path):
-    lessons, toml, _ = authoring
-    edit(toml, 'cases = ["normal", "pending", "mismatch", "multi"]', 'cases = ["normal", "pending", "normal"]')
-    fails_with(lessons, tmp_path, r"s08\.toml:\d+: function 'split_history' lists case id\(s\) normal more than once")
-
-
-def test_duplicate_case_definition_is_a_toml_error(authoring, tmp_path):
-    lessons, toml, _ = authoring
-    edit(toml, 'normal = { zh = "正常", en = "Normal" }',
-         'normal = { zh = "正常", en = "Normal" }\nnormal = { zh = "又一个", en = "Again" }')
-    fails_with(lessons, tmp_path, r"s08\.toml:\d+: not valid TOML")
-
-
-def test_unknown_case_offered(authoring, tmp_path):
-    lessons, toml, _ = authoring
-    edit(toml, '"normal", "pending", "mismatch", "multi"', '"normal", "pendign"')
-    fails_with(lessons, tmp_path, r"s08\.toml:\d+: function 'split_history' offers case 'pendign'")
-
-
-def test_stage_that_matches_no_line(authoring, tmp_path):
-    lessons, toml, _ = authoring
-    edit(toml, 'start = "cut = "', 'start = "cutting = "')
-    fails_with(lessons, tmp_path, r"s08\.toml:\d+: stage start 'cutting = ' matches no line of split_history\(\)")
-
-
-def test_languages_must_have_the_same_widgets(authoring, tmp_path):
-    lessons, _, _ = authoring
-    edit(lessons / "s08" / "lesson.en.md", "```debugger\ntrim_results\n```", "")
-    fails_with(lessons, tmp_path, r"lesson\.en\.md: its widget blocks .* differ")

@@ -448,15 +448,8 @@ export class Debugger extends EventTarget {
   #functionException() {
     const call = this.trace.end.call;
     const stopped = ["KeyboardInterrupt", "LimitReached"]; // a stop, already said by the "stopped after" line
-    if (call) return call.status === "raised" && call.exception && !stopped.includes(call.exception.type)
+    return call?.status === "raised" && call.exception && !stopped.includes(call.exception.type)
       ? call.exception : null;
-    for (const [event, info] of this.trace.exceptions ?? []) {
-      const at = this.replay.eventAt(event);
-      if (at && at.depth === 0 && this.trace.events.kind[event + 1] !== "l") {
-        return { ...info, line: at.line };
-      }
-    }
-    return null;
   }
 
   #renderFiles() {

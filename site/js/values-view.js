@@ -28,8 +28,9 @@ export function shortText(value) {
 export function renderValue(value, t) {
   if (!value || typeof value !== "object") return el("span", "v", String(value));
   if (value.err) {
+    // Why the value is not shown in full (its repr raised, was cut or was too slow) is part of it.
     const node = el("span", "v v-err", value.r ?? "?");
-    node.title = value.err;
+    node.append(" ", el("span", "v-more", `(${value.err})`));
     return node;
   }
   if (value.t === "str") return renderString(value, t);
