@@ -17,3 +17,7 @@ def pyodide():
     runtime = PyodideNode()
     yield runtime
     runtime.close()
+
+
+# tests/bounded/ runs in a capped child process (tests/test_bounded.py), never in this one.
+collect_ignore = ["bounded"]

@@ -162,8 +162,13 @@ def check_document(doc: dict) -> None:
     assert all(0 <= ref < len(doc["values"]) for d in doc["locals"] for ref in d["set"].values())
     assert all(doc["events"]["kind"][i] == "r" for i, _ in doc["returns"])
     assert all(doc["events"]["kind"][i] == "x" for i, _ in doc["exceptions"])
-    assert all(-1 <= i < n for i, _ in doc["stdout"])
-    assert "".join(t for _, t in doc["stdout"]) == doc["stdout_text"] or doc["gap"]
+    assert all(-1 <= entry[0] < n and entry[2:] in ([], ["err"]) for entry in doc["stdout"])
+    assert "".join(e[1] for e in doc["stdout"] if len(e) == 2) == doc["stdout_text"] or doc["gap"]
+    assert "".join(e[1] for e in doc["stdout"] if len(e) == 3) == doc["stderr_text"] or doc["gap"]
+    assert all(type(line) is int and line > 0 for line in doc["events"]["line"])
+    kinds = doc["events"]["kind"]
+    if doc["gap"] is None:
+        assert kinds.count("c") == kinds.count("r"), "calls and returns must balance"
     assert doc["format"] == "stepwise-trace" and doc["version"] == 2
 
 
@@ -328,7 +333,7 @@ def test_adversarial_values_are_bounded(shown):
     final = locals_at(doc, len(doc["events"]["kind"]) - 1)[1]
     assert final["big"]["len"] == 10_000_000
     assert final["loop"]["items"][1]["cycle"] is True
-    assert final["bad"]["err"] == "RuntimeError: no repr"
+    assert final["bad"]["r"] == "<RaisingRepr object>" and "err" not in final["bad"]   # its repr never runs
     assert final["html"]["v"] == "<script>alert(1)</script>"
 
 

@@ -1,15 +1,16 @@
-"""Bounded previews and change keys (steptrace.values), on CPython."""
+"""Bounded previews and signatures (steptrace.previews, steptrace.values), on CPython.
+
+Property tests over generated values live in tests/bounded/ (run under a memory and time cap)."""
 from __future__ import annotations
 
 import json
 import time
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from steptrace import values
-from steptrace.values import Previewer, ValuePool
+from steptrace import previews as values
+from steptrace.previews import Previewer
+from steptrace.values import ValuePool
 
 
 def size(preview: dict) -> int:
@@ -75,29 +76,78 @@ class HugeRepr:
         return "H" * 1_000_000
 
 
-def test_repr_that_raises_is_reported():
-    preview = Previewer().preview(RaisingRepr())
-    assert preview["t"] == "RaisingRepr" and preview["err"] == "ValueError: boom"
-    assert preview["r"] == "<RaisingRepr object>"
+class Counted:
+    calls: list = []
+
+    def __init__(self):
+        self.size = 2
+
+    def __repr__(self):
+        Counted.calls.append("repr")
+        return "counted"
+
+    def __eq__(self, other):
+        Counted.calls.append("eq")
+        return False
+
+    def __hash__(self):
+        Counted.calls.append("hash")
+        return 1
+
+    def __lt__(self, other):
+        Counted.calls.append("lt")
+        return True
+
+    def __len__(self):
+        Counted.calls.append("len")
+        return 0
+
+    def __iter__(self):
+        Counted.calls.append("iter")
+        return iter(())
+
+    def __getattr__(self, name):
+        Counted.calls.append("getattr")
+        raise AttributeError(name)
 
 
-def test_huge_repr_is_cut():
-    preview = Previewer().preview(HugeRepr())
-    assert len(preview["r"]) == values.REPR_CAP and preview["err"].startswith("repr cut")
+def test_a_user_repr_is_never_called():
+    assert Previewer().preview(RaisingRepr()) == {"t": "RaisingRepr", "r": "<RaisingRepr object>", "fields": [],
+                                                  "more": 0}
+    huge = Previewer().preview(HugeRepr())
+    assert huge["r"] == "<HugeRepr object>" and "err" not in huge
 
 
-def test_slow_repr_type_is_not_asked_again(monkeypatch):
-    calls = []
+def test_no_dunder_of_the_program_runs():
+    value = [Counted(), {Counted(), Counted()}, {"k": Counted()}, (Counted(),)]
+    Counted.calls.clear()                          # building the set hashed them; from here on, nothing may
+    pool = ValuePool()
+    preview, signature = pool.preview(value)
+    assert pool.same(value, signature)
+    assert preview["items"][0]["r"] == "<Counted size=2>"
+    assert Counted.calls == []
 
-    class Slow:
-        def __repr__(self):
-            calls.append(1)
-            time.sleep(0.03)
-            return "slow"
-    previewer = Previewer()
-    assert previewer.preview(Slow())["r"] == "slow"
-    again = previewer.preview(Slow())
-    assert len(calls) == 1 and "skipped" in again["err"]
+
+def test_objects_show_their_stored_fields():
+    from dataclasses import dataclass
+
+    @dataclass
+    class Route:
+        stops: list
+        cost: float = 0.0
+
+    class Slotted:
+        __slots__ = ("a", "b")
+
+        def __init__(self):
+            self.a = 1
+
+    route = Previewer().preview(Route(["a"], 2.5))
+    assert route["r"] == "Route(stops=['a'], cost=2.5)"
+    assert [name for name, _ in route["fields"]] == ["stops", "cost"]
+    assert Previewer().preview(Slotted())["fields"] == [["a", {"t": "int", "r": "1"}]]
+    error = Previewer().preview(ValueError("bad", 2))
+    assert error["r"] == "ValueError('bad', 2)" and error["fields"][0][0] == "args"
 
 
 def test_markup_is_plain_data():
@@ -109,6 +159,7 @@ def test_markup_is_plain_data():
 
 def test_sets_are_shown_sorted():
     assert Previewer().preview({"b", "c", "a"})["r"] == "{'a', 'b', 'c'}"
+    assert Previewer().preview({10, 9, 100})["r"] == "{9, 10, 100}"
 
 
 def test_huge_int_is_described():
@@ -116,24 +167,36 @@ def test_huge_int_is_described():
     assert preview["r"].startswith("<int with")
 
 
-def test_fingerprint_sees_nested_in_place_change():
+def test_signature_sees_nested_in_place_change():
     previewer = Previewer()
     candidate = [{"role": "user", "content": [{"type": "tool_result", "content": "a" * 900}]}]
-    before = previewer.fingerprint(candidate)
-    assert previewer.fingerprint(candidate) == before
+    before = previewer.signature(candidate)
+    assert previewer.signature(candidate) == before
     candidate[0]["content"][0]["content"] = "moved"
-    assert previewer.fingerprint(candidate) != before
+    assert previewer.signature(candidate) != before
 
 
-def test_fingerprint_of_self_referential_and_wide_values_is_bounded():
+def test_signature_tells_equal_looking_scalars_apart():
+    previewer = Previewer()
+    assert previewer.signature([1]) != previewer.signature([True])
+    assert previewer.signature([0.0]) != previewer.signature([-0.0])
+    assert previewer.signature(["a"]) != previewer.signature([b"a"])
+
+
+def test_walks_of_self_referential_wide_and_shared_values_are_bounded():
     previewer = Previewer()
     loop: list = []
     loop.append(loop)
-    previewer.fingerprint(loop)
+    previewer.signature(loop)
     wide = [[list(range(50)) for _ in range(50)] for _ in range(50)]
+    shared = [1]
+    for _ in range(60):
+        shared = [shared, shared]                 # 2**60 paths through 61 nodes
     started = time.perf_counter()
-    previewer.fingerprint(wide)
-    assert time.perf_counter() - started < 0.05
+    for value in (wide, shared):
+        assert size(previewer.preview(value)) < 60_000
+        previewer.signature(value)
+    assert time.perf_counter() - started < 0.5
 
 
 def test_pool_reuses_unchanged_and_sees_mutation():
@@ -143,17 +206,28 @@ def test_pool_reuses_unchanged_and_sees_mutation():
     again, same_key = pool.preview(messages)
     assert again is first and same_key == key
     messages[0]["content"][0]["content"] = "b"
+    assert not pool.same(messages, key)
     changed, new_key = pool.preview(messages)
     assert changed is not first and new_key != key
     assert changed["items"][0]["entries"][0][1]["items"][0]["entries"][0][1]["v"] == "b"
 
 
-def test_pool_shares_equal_content():
+def test_pool_keeps_no_object_alive():
+    import gc
+    import weakref
+
+    class Thing:
+        pass
+
     pool = ValuePool()
-    a, _ = pool.preview([{"x": "1"}])
-    b, _ = pool.preview([{"x": "1"}])
-    assert a is b
-    assert pool.intern(a) == pool.intern(b)
+    thing = Thing()
+    holder = [thing, {"k": thing}]
+    pool.preview(holder)
+    pool.preview(thing)
+    ref = weakref.ref(thing)
+    del thing, holder
+    gc.collect()
+    assert ref() is None
 
 
 def test_pool_equal_content_of_other_type_is_not_shared():
@@ -162,37 +236,13 @@ def test_pool_equal_content_of_other_type_is_not_shared():
     assert pool.preview([True])[0]["r"] == "[True]"
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=300),
-    lambda children: st.lists(children, max_size=30) | st.dictionaries(st.text(max_size=10), children, max_size=30)
-    | st.tuples(children, children),
-    max_leaves=300)
-
-
-@settings(max_examples=150, deadline=None)
-@given(json_values)
-def test_any_data_gives_bounded_json_safe_preview(value):
-    preview = Previewer().preview(value)
-    text = json.dumps(preview, ensure_ascii=False, allow_nan=False)
-    assert len(text) < 200_000
-    assert len(preview["r"]) <= values.REPR_CAP
-
-
-@settings(max_examples=100, deadline=None)
-@given(json_values)
-def test_pool_preview_matches_fresh_preview(value):
-    pool = ValuePool()
-    pool.preview(value)
-    assert pool.preview(value)[0] == Previewer().preview(value)
-
-
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), -0.0])
 def test_special_floats_are_text(value):
     preview = Previewer().preview([value])
     json.dumps(preview, allow_nan=False)
 
 
-# -- change detection from snaps (what the recorder asks on every step) ---------------------------
+# -- change detection (what the recorder asks on every step) --------------------------------------
 def lesson_like() -> list:
     """Shaped like the lesson's `candidate`: messages with nested content blocks."""
     return [{"role": "user", "content": "先检查，再获准运行。"},
@@ -202,35 +252,33 @@ def lesson_like() -> list:
 
 @pytest.mark.parametrize("extra", [None, RaisingRepr()], ids=["builtin", "with-object"])
 def test_pool_sees_deep_in_place_change(extra):
-    """candidate[2]['content'][0]['content'] = ...: three containers down, still a change of candidate
-    (checked with marshal for builtin data, with the snap walk when an object is inside)."""
+    """candidate[2]['content'][0]['content'] = ...: three containers down, still a change of candidate."""
     pool = ValuePool()
     candidate = lesson_like()
     if extra is not None:
         candidate.append(extra)
     first, snap = pool.preview(candidate)
-    assert pool.same(snap)
+    assert pool.same(candidate, snap)
     candidate[2]["content"][0]["content"] = "[旧正文已移出]"
-    assert not pool.same(snap)
+    assert not pool.same(candidate, snap)
     changed, new_snap = pool.preview(candidate)
-    assert changed is not first and pool.same(new_snap)
+    assert changed is not first and pool.same(candidate, new_snap)
     assert changed["items"][2]["entries"][1][1]["items"][0]["entries"][2][1]["v"] == "[旧正文已移出]"
     assert changed == Previewer().preview(candidate)
     candidate[1]["content"][0]["input"]["p"] = "y"            # four containers down
-    assert not pool.same(new_snap)
+    assert not pool.same(candidate, new_snap)
     assert pool.preview(candidate)[0] == Previewer().preview(candidate)
 
 
-def test_flat_dict_change_is_patched_and_exact():
+def test_in_place_changes_of_other_containers_are_seen():
+    from collections import Counter, defaultdict
     pool = ValuePool()
-    counts = {f"w{i}": i for i in range(24)}
-    _, snap = pool.preview(counts)
-    assert snap.flat
-    counts["w3"] = 1000
-    patched, snap2 = pool.preview(counts)
-    assert snap2.flat and patched == Previewer().preview(counts)
-    counts["w20"] = 5                                           # beyond the 16 shown entries
-    assert pool.same(snap2)
+    for value, change in [(defaultdict(list), lambda v: v["x"].append(1)), (Counter(), lambda v: v.update("ab")),
+                          (bytearray(b"abc"), lambda v: v.__setitem__(0, 120))]:
+        _, signature = pool.preview(value)
+        change(value)
+        assert not pool.same(value, signature)
+        assert pool.preview(value)[0] == Previewer().preview(value)
 
 
 def test_change_beyond_the_caps_is_harmless():
@@ -251,56 +299,5 @@ def test_change_beyond_the_caps_is_harmless():
     again, snap2 = pool.preview(value)
     assert again == first == Previewer().preview(value)
     wide[0][0] = "shown"                                        # inside the window: seen
-    assert not pool.same(snap2)
+    assert not pool.same(value, snap2)
     assert pool.preview(value)[0] == Previewer().preview(value)
-
-
-mutable_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-300, 2000) | st.floats(allow_nan=False) | st.text(max_size=70),
-    lambda children: st.lists(children, max_size=20) | st.dictionaries(st.text(max_size=4), children, max_size=20),
-    max_leaves=80)
-
-
-def _containers(value, found=None):
-    found = [] if found is None else found
-    if type(value) in (list, dict) and not any(value is seen for seen in found):
-        found.append(value)
-        for item in (value.values() if type(value) is dict else value):
-            _containers(item, found)
-    return found
-
-
-@settings(max_examples=150, deadline=None)
-@given(mutable_values.filter(lambda v: type(v) in (list, dict)), st.data())
-def test_pool_tracks_any_sequence_of_in_place_changes(value, data):
-    """After every in-place change the pool's (patched, reused) preview equals a fresh one, and
-    a check says 'unchanged' only when the fresh preview is indeed the same."""
-    pool = ValuePool()
-    preview, snap = pool.preview(value)
-    for _ in range(6):
-        target = data.draw(st.sampled_from(_containers(value)))
-        new = data.draw(mutable_values)
-        if type(target) is list:
-            action = data.draw(st.sampled_from(["set", "append", "pop", "cycle"] if target else ["append"]))
-            if action == "set":
-                target[data.draw(st.integers(0, len(target) - 1))] = new
-            elif action == "append":
-                target.append(new)
-            elif action == "cycle":
-                target.append(value)
-            else:
-                target.pop(data.draw(st.integers(0, len(target) - 1)))
-        else:
-            keys = list(target)
-            action = data.draw(st.sampled_from(["set", "add", "del"] if keys else ["add"]))
-            if action == "set":
-                target[data.draw(st.sampled_from(keys))] = new
-            elif action == "add":
-                target[data.draw(st.text(max_size=4))] = new
-            else:
-                del target[data.draw(st.sampled_from(keys))]
-        fresh = Previewer().preview(value)
-        if pool.same(snap):
-            assert preview == fresh
-        preview, snap = pool.preview(value)
-        assert preview == fresh

@@ -1,33 +1,76 @@
-"""Capture stdout inside Python, attributing each write to the step that made it.
+"""Capture everything the program writes to stdout and stderr, in order, per step.
 
-Pyodide's batched stdout hands lines to JavaScript and drops a last line
-without a newline (pyodide#4139); replacing `sys.stdout` with this writer keeps
-every character, including `print(..., end="")`, and tells which event wrote it.
+During a run `sys.stdout`, `sys.stderr` *and* `sys.__stdout__`/`sys.__stderr__`
+are capture streams, so every route lands here: `print`, `print(file=sys.__stdout__)`,
+a module-level `OUT = sys.stdout` (the shown module is imported during the run),
+`sys.stdout.buffer.write(b"…")`, `reconfigure(…)`, `logging` (its handlers write to
+the `sys.stderr` of the moment) and `warnings`. Each write is attributed to the step
+that made it and tagged with its stream.
+
+Pyodide's batched stdout hands lines to JavaScript and drops a last line without a
+newline (pyodide#4139); capturing in Python keeps every character.
 """
 from __future__ import annotations
 
+import codecs
 import io
 import sys
+from builtins import len, max, memoryview, type  # captured at import: a lesson may rebind the builtins
 from collections.abc import Callable
 
-STDOUT_CAP = 1_000_000   # characters kept for the whole run
+OUTPUT_CAP = 1_000_000   # characters kept for the whole run, both streams together
 
 
-class StdoutCapture(io.TextIOBase):
-    """A text stream standing in for sys.stdout during a run."""
+class _Budget:
+    """The characters both streams may still keep."""
 
-    def __init__(self, sink: Callable[[str], None] | None = None, cap: int = STDOUT_CAP) -> None:
-        super().__init__()
-        self.sink = sink
-        self.cap = cap
-        self.parts: list[str] = []
-        self.size = 0
+    def __init__(self, cap: int) -> None:
+        self.left = cap
         self.truncated = False
-        self._saved = None
+
+
+class CapturedBinary(io.RawIOBase):
+    """`stream.buffer`: bytes decoded as UTF-8 (split characters kept across writes)."""
+
+    def __init__(self, text: CapturedStream) -> None:
+        super().__init__()
+        self._text = text
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        view = memoryview(data).cast("B")
+        self._text.write(self._decoder.decode(bytes(view)))
+        return len(view)
+
+    def flush(self) -> None:
+        self._text.write(self._decoder.decode(b"", final=True))
+
+
+class CapturedStream(io.TextIOBase):
+    """A text stream standing in for stdout or stderr during a run."""
+
+    def __init__(self, name: str, sink: Callable[[str, str], None] | None, budget: _Budget) -> None:
+        super().__init__()
+        self.stream = name                # "out" or "err"
+        self._sink = sink
+        self._budget = budget
+        self.parts: list[str] = []
+        self.buffer = CapturedBinary(self)
 
     @property
     def encoding(self) -> str:  # type: ignore[override]
         return "utf-8"
+
+    @property
+    def errors(self) -> str:  # type: ignore[override]
+        return "strict"
+
+    @property
+    def line_buffering(self) -> bool:
+        return True
 
     def writable(self) -> bool:
         return True
@@ -35,20 +78,23 @@ class StdoutCapture(io.TextIOBase):
     def isatty(self) -> bool:
         return False
 
+    def reconfigure(self, **options: object) -> None:
+        """Accepted and ignored: the capture is already UTF-8 and unbuffered."""
+
     def write(self, text: str) -> int:
         if type(text) is not str:
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         if not text:
             return 0
-        room = self.cap - self.size
-        kept = text if len(text) <= room else text[:max(room, 0)]
+        budget = self._budget
+        kept = text if len(text) <= budget.left else text[:max(budget.left, 0)]
         if len(kept) < len(text):
-            self.truncated = True
+            budget.truncated = True
         if kept:
+            budget.left -= len(kept)
             self.parts.append(kept)
-            self.size += len(kept)
-            if self.sink is not None:
-                self.sink(kept)
+            if self._sink is not None:
+                self._sink(kept, self.stream)
         return len(text)
 
     def flush(self) -> None:
@@ -57,10 +103,29 @@ class StdoutCapture(io.TextIOBase):
     def text(self) -> str:
         return "".join(self.parts)
 
-    def __enter__(self) -> StdoutCapture:
-        self._saved = sys.stdout
-        sys.stdout = self
+
+_NAMES = ("stdout", "stderr", "__stdout__", "__stderr__")
+
+
+class OutputCapture:
+    """Swaps both streams (and the interpreter's originals) for capture streams while active."""
+
+    def __init__(self, sink: Callable[[str, str], None] | None = None, cap: int = OUTPUT_CAP) -> None:
+        self._budget = _Budget(cap)
+        self.out = CapturedStream("out", sink, self._budget)
+        self.err = CapturedStream("err", sink, self._budget)
+        self._saved: tuple = ()
+
+    @property
+    def truncated(self) -> bool:
+        return self._budget.truncated
+
+    def __enter__(self) -> OutputCapture:
+        self._saved = tuple(getattr(sys, name) for name in _NAMES)
+        sys.stdout = sys.__stdout__ = self.out
+        sys.stderr = sys.__stderr__ = self.err
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        sys.stdout = self._saved
+        for name, stream in zip(_NAMES, self._saved, strict=True):
+            setattr(sys, name, stream)

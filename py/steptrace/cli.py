@@ -87,7 +87,9 @@ def summary(document: dict, root: Path | None = None) -> str:
         deltas.setdefault(delta["i"], []).append(delta)
     returns = dict((i, v) for i, v in document["returns"])
     exceptions = dict((i, v) for i, v in document["exceptions"])
-    stdout = dict((i, t) for i, t in document["stdout"])
+    stdout: dict[int, str] = {}
+    for entry in document["stdout"]:
+        stdout[entry[0]] = stdout.get(entry[0], "") + entry[1]
     events = document["events"]
     values = document["values"]
     gap = document["gap"]

@@ -1,74 +1,65 @@
-"""Files a run leaves in the temp dir: found by diffing it, collected, then removed.
+"""The files a run made: what is in its private temp dir and working directory afterwards.
 
-The lesson's archives live in a `tempfile.TemporaryDirectory(prefix="lesson8-")`
-made by the setup code. The Files panel shows what is there after the run; the
-recorder then deletes what the run created so re-runs do not accumulate.
+`isolation.CleanRun` gives each run its own two folders and removes them after it,
+so listing them is exact: nothing another process wrote is listed, and nothing is
+ever removed here. Only regular files are read (a FIFO would block, a device never
+end); a symbolic link is listed, not followed.
 """
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
+import stat
+from builtins import len, open, sorted  # captured at import: a lesson may rebind the builtins
 
 PREVIEW_CAP = 4000     # characters of content per file
 FILES_CAP = 50         # files listed per run
+WALK_CAP = 2000        # directory entries looked at per run
 
 
-class TempFiles:
-    """Snapshot of the temp dir before the run; `collect` and `clean` after it."""
+def collect(temp_dir: str, work_dir: str) -> list[dict]:
+    """Every file under the run's temp dir (paths relative to it, as the lesson prints them)
+    and its working directory (paths starting with "./"), sorted, at most `FILES_CAP`."""
+    files: list[dict] = []
+    budget = [WALK_CAP]
+    for root, prefix in ((temp_dir, ""), (work_dir, "./")):
+        _walk(root, root, prefix, files, budget)
+    return files[:FILES_CAP]
 
-    def __init__(self, root: str | None = None) -> None:
-        self.root = root or tempfile.gettempdir()
-        self.before = self._names()
 
-    def _names(self) -> set[str]:
+def _walk(root: str, folder: str, prefix: str, files: list[dict], budget: list[int]) -> None:
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return
+    for name in names:
+        if len(files) >= FILES_CAP or budget[0] <= 0:
+            return
+        budget[0] -= 1
+        path = os.path.join(folder, name)
         try:
-            return set(os.listdir(self.root))
+            info = os.lstat(path)
         except OSError:
-            return set()
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            _walk(root, path, prefix, files, budget)
+        elif stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode):
+            files.append(_describe(root, path, prefix, info))
 
-    def created(self) -> list[str]:
-        """Entries of the temp dir that did not exist before the run, sorted."""
-        return sorted(self._names() - self.before)
 
-    def collect(self) -> list[dict]:
-        """Every regular file under the new entries: path relative to the temp dir, size, preview."""
-        files: list[dict] = []
-        for entry in self.created():
-            top = os.path.join(self.root, entry)
-            if os.path.isdir(top) and not os.path.islink(top):
-                for folder, dirs, names in os.walk(top):
-                    dirs.sort()
-                    for name in sorted(names):
-                        files.append(self._describe(os.path.join(folder, name)))
-            elif os.path.isfile(top):
-                files.append(self._describe(top))
-            if len(files) >= FILES_CAP:
-                break
-        return files[:FILES_CAP]
-
-    def _describe(self, path: str) -> dict:
-        relative = os.path.relpath(path, self.root).replace(os.sep, "/")
-        try:
-            size = os.path.getsize(path)
-            with open(path, "rb") as stream:
-                raw = stream.read(PREVIEW_CAP * 4)
-            text = raw.decode("utf-8", errors="replace")
-            preview = text[:PREVIEW_CAP]
-            truncated = size > len(raw) or len(text) > PREVIEW_CAP
-        except OSError as error:
-            size, preview, truncated = 0, f"<unreadable: {error.strerror}>", False
-        return {"path": relative, "name": os.path.basename(path), "size": size,
-                "preview": preview, "truncated": truncated}
-
-    def clean(self) -> None:
-        """Remove what the run created (best effort: a file still open elsewhere may stay)."""
-        for entry in self.created():
-            path = os.path.join(self.root, entry)
-            if os.path.isdir(path) and not os.path.islink(path):
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
+def _describe(root: str, path: str, prefix: str, info: os.stat_result) -> dict:
+    relative = prefix + os.path.relpath(path, root).replace(os.sep, "/")
+    entry = {"path": relative, "name": os.path.basename(path), "size": info.st_size, "preview": "",
+             "truncated": False}
+    if stat.S_ISLNK(info.st_mode):
+        entry["preview"] = f"<symbolic link to {os.readlink(path)}>"
+        return entry
+    try:
+        with open(path, "rb") as stream:
+            raw = stream.read(PREVIEW_CAP * 4)
+    except OSError as error:
+        entry["preview"] = f"<unreadable: {error.strerror}>"
+        return entry
+    text = raw.decode("utf-8", errors="replace")
+    entry["preview"] = text[:PREVIEW_CAP]
+    entry["truncated"] = info.st_size > len(raw) or len(text) > PREVIEW_CAP
+    return entry

@@ -1,22 +1,24 @@
-"""The sys.monitoring backend (Python 3.12+): events on the shown file's code objects only.
+"""The sys.monitoring backend (Python 3.12+): line events on the shown file's code only.
 
 With sys.settrace the interpreter calls the global trace function for every new
-frame anywhere (deepcopy's recursion, json, the entry code), which is most of
-the cost on code that mostly runs outside the shown file. Here the call, line,
-return and yield events are *local* events switched on for the shown file's
-code objects only (every function, method and nested code object of the
-module), so other code runs at full speed. Exceptions can only be watched
-globally; their callbacks return at once for code objects of other files.
+frame anywhere, which is most of the cost on code that mostly runs outside the
+shown file. Here PY_START is watched globally only to *find* the shown file's code
+objects: the callback compares the code's full path with the shown file's and
+returns DISABLE for any other code, so each foreign function costs one callback
+in the whole run. A code object of the shown file gets local LINE, JUMP, RETURN,
+YIELD and RESUME events the first time it starts, however it was reached
+(decorators, `lru_cache`, `contextmanager`, a lambda in a dict). Exceptions can
+only be watched globally; their callbacks return at once for other files.
 
-It produces the same events as `SettraceBackend` (tests compare them): a
-generator resuming is a call, a yield is a return, and a backward jump starts
-a new line event as settrace does for loops on one line.
+It produces the same events as `settrace.SettraceBackend` (tests compare them): a
+generator resuming is a call, a yield is a return, a re-raise is not a new
+exception, and a backward jump within one line starts that line again.
 """
 from __future__ import annotations
 
 import sys
 import types
-from typing import Any
+from builtins import hasattr, id, range  # captured at import: a lesson may rebind the builtins
 
 from .recorder import LimitReached, Recorder
 
@@ -25,30 +27,6 @@ TOOL_NAME = "stepwise"
 
 def available() -> bool:
     return hasattr(sys, "monitoring")
-
-
-def shown_code_objects(module: types.ModuleType, filename: str) -> list[types.CodeType]:
-    """Every code object of `module` that lives in `filename`, nested ones included."""
-    found: dict[int, types.CodeType] = {}
-    pending: list[Any] = list(vars(module).values())
-    visited: set[int] = set()
-    while pending:
-        item = pending.pop()
-        if id(item) in visited:
-            continue
-        visited.add(id(item))
-        if isinstance(item, (staticmethod, classmethod)):
-            pending.append(item.__func__)
-        elif isinstance(item, property):
-            pending.extend(f for f in (item.fget, item.fset, item.fdel) if f is not None)
-        elif isinstance(item, types.FunctionType):
-            pending.append(item.__code__)
-        elif isinstance(item, type) and getattr(item, "__module__", None) == module.__name__:
-            pending.extend(vars(item).values())
-        elif isinstance(item, types.CodeType) and item.co_filename == filename:
-            found[id(item)] = item
-            pending.extend(c for c in item.co_consts if isinstance(c, types.CodeType))
-    return list(found.values())
 
 
 def _line_map(code: types.CodeType) -> dict[int, int | None]:
@@ -60,55 +38,101 @@ def _line_map(code: types.CodeType) -> dict[int, int | None]:
     return lines
 
 
+def claim_tool() -> int:
+    """A free tool id, first taking back ids a run that never cleaned up left named ours
+    (a program that ended the process with `os._exit` mid-run leaves its tool behind)."""
+    monitoring = sys.monitoring
+    for tool in range(6):
+        if monitoring.get_tool(tool) == TOOL_NAME:
+            release_tool(tool)
+    for tool in (monitoring.DEBUGGER_ID, 1, 2, 3, 4, 5):
+        if monitoring.get_tool(tool) is None:
+            monitoring.use_tool_id(tool, TOOL_NAME)
+            return tool
+    raise RuntimeError("no free sys.monitoring tool id: other tools hold all six")
+
+
+def release_tool(tool: int) -> None:
+    """Switch off every event and callback of `tool` and free it."""
+    monitoring = sys.monitoring
+    monitoring.set_events(tool, 0)
+    for event in _ALL_EVENTS:
+        monitoring.register_callback(tool, event, None)
+    monitoring.free_tool_id(tool)   # 3.14 also clears local events; older: the registrations are gone
+
+
+_ALL_EVENTS = tuple(getattr(sys.monitoring.events, name) for name in (
+    "PY_START", "PY_RESUME", "LINE", "JUMP", "PY_RETURN", "PY_YIELD", "RAISE", "RERAISE", "PY_UNWIND",
+    "PY_THROW", "STOP_ITERATION")
+) if available() else ()
+
+
 class MonitoringBackend:
     """sys.monitoring with local events on the shown file's code objects."""
 
     name = "monitoring"
 
-    def __init__(self, recorder: Recorder, codes: list[types.CodeType]) -> None:
+    def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
-        self.codes = codes
         self.tool: int | None = None
+        self.codes: dict[int, types.CodeType] = {}
 
     def install(self) -> None:
         monitoring = sys.monitoring
         events = monitoring.events
-        for tool in (monitoring.DEBUGGER_ID, 1, 2, 3, 4, 5):
-            if monitoring.get_tool(tool) is None:
-                monitoring.use_tool_id(tool, TOOL_NAME)
-                self.tool = tool
-                break
-        else:
-            raise RuntimeError("no free sys.monitoring tool id")
-        recorder, tool = self.recorder, self.tool
-        code_ids = {id(code) for code in self.codes}
+        self.tool = tool = claim_tool()
+        monitoring.restart_events()       # forget DISABLEs left from an earlier run
+        recorder = self.recorder
+        filename = recorder.filename
+        codes = self.codes
         live = recorder.live
-        enter, line, leave, raised = recorder.enter, recorder.line, recorder.leave, recorder.raised
-        internal = recorder.internal_errors
+        enter, line, leave, raised, fault = recorder.enter, recorder.line, recorder.leave, recorder.raised, \
+            recorder.fault
         getframe = sys._getframe
         disable = monitoring.DISABLE
+        set_local = monitoring.set_local_events
+        local = (events.PY_RESUME | events.LINE | events.JUMP | events.PY_RETURN | events.PY_YIELD
+                 | events.STOP_ITERATION)
         line_maps: dict = {}
 
         def on_start(code, offset):
+            if code.co_filename != filename:
+                return disable
             try:
+                if id(code) not in codes:
+                    codes[id(code)] = code
+                    set_local(tool, code, local)
                 enter(getframe(1))
             except LimitReached:
                 raise
             except RecursionError:
                 pass
             except Exception as error:  # noqa: BLE001 - a recorder bug must not change the run
-                internal.append(f"call: {type(error).__name__}: {error}")
+                fault("call", error)
+            return None
 
-        def on_line(code, lineno):
+        def on_resume(code, offset):
             try:
-                frame = getframe(1)
-                line(live[frame], frame, lineno)
+                enter(getframe(1))
             except LimitReached:
                 raise
             except RecursionError:
                 pass
             except Exception as error:  # noqa: BLE001
-                internal.append(f"line: {type(error).__name__}: {error}")
+                fault("call", error)
+
+        def on_line(code, lineno):
+            try:
+                frame = getframe(1)
+                state = live.get(id(frame))
+                if state is not None:      # None: its start fell at the recursion limit
+                    line(state, frame, lineno)
+            except LimitReached:
+                raise
+            except RecursionError:
+                pass
+            except Exception as error:  # noqa: BLE001
+                fault("line", error)
 
         def on_jump(code, source, target):
             """settrace starts a line again on a backward jump within one line (a loop on one
@@ -123,13 +147,15 @@ class MonitoringBackend:
                 return disable
             try:
                 frame = getframe(1)
-                line(live[frame], frame, to_line)
+                state = live.get(id(frame))
+                if state is not None:
+                    line(state, frame, to_line)
             except LimitReached:
                 raise
             except RecursionError:
                 pass
             except Exception as error:  # noqa: BLE001
-                internal.append(f"line: {type(error).__name__}: {error}")
+                fault("line", error)
             return None
 
         def leaving(yielded):
@@ -137,36 +163,66 @@ class MonitoringBackend:
             def on_leave(code, offset, value):
                 try:
                     frame = getframe(1)
-                    leave(live[frame], frame, value, False, yielded)
+                    state = live.get(id(frame))
+                    if state is not None:
+                        leave(state, frame, value, False, yielded)
                 except LimitReached:
                     raise
                 except RecursionError:
                     pass
                 except Exception as error:  # noqa: BLE001
-                    internal.append(f"return: {type(error).__name__}: {error}")
+                    fault("return", error)
             return on_leave
 
-        on_return, on_yield = leaving(False), leaving(True)
-
         def on_raise(code, offset, error):
-            if id(code) not in code_ids:
+            if code.co_filename != filename:
                 return
             try:
                 frame = getframe(1)
-                raised(live[frame], frame, error)
+                state = live.get(id(frame))
+                if state is not None:
+                    raised(state, frame, error)
             except LimitReached:
                 raise
             except RecursionError:
                 pass
             except Exception as failure:  # noqa: BLE001
-                internal.append(f"exception: {type(failure).__name__}: {failure}")
+                fault("exception", failure)
+
+        def on_throw(code, offset, error):
+            """generator.throw()/close(): the frame resumes (its RAISE event follows)."""
+            if code.co_filename != filename:
+                return
+            try:
+                enter(getframe(1))
+            except LimitReached:
+                raise
+            except RecursionError:
+                pass
+            except Exception as failure:  # noqa: BLE001
+                fault("exception", failure)
+
+        def on_stop_iteration(code, offset, value):
+            """The StopIteration a `yield from`/`for` gets from a finished generator: settrace
+            reports it as an exception in this frame."""
+            try:
+                frame = getframe(1)
+                state = live.get(id(frame))
+                if state is not None:
+                    raised(state, frame, value if type(value) is StopIteration else StopIteration(value))
+            except LimitReached:
+                raise
+            except RecursionError:
+                pass
+            except Exception as failure:  # noqa: BLE001
+                fault("exception", failure)
 
         def on_unwind(code, offset, error):
-            if id(code) not in code_ids:
+            if code.co_filename != filename:
                 return
             try:
                 frame = getframe(1)
-                state = live.get(frame)
+                state = live.get(id(frame))
                 if state is not None:
                     leave(state, frame, None, True, False)
             except LimitReached:
@@ -174,34 +230,28 @@ class MonitoringBackend:
             except RecursionError:
                 pass
             except Exception as failure:  # noqa: BLE001
-                internal.append(f"return: {type(failure).__name__}: {failure}")
+                fault("return", failure)
 
         register = monitoring.register_callback
         register(tool, events.PY_START, on_start)
-        register(tool, events.PY_RESUME, on_start)
+        register(tool, events.PY_RESUME, on_resume)
         register(tool, events.LINE, on_line)
         register(tool, events.JUMP, on_jump)
-        register(tool, events.PY_RETURN, on_return)
-        register(tool, events.PY_YIELD, on_yield)
+        register(tool, events.PY_RETURN, leaving(False))
+        register(tool, events.PY_YIELD, leaving(True))
         register(tool, events.RAISE, on_raise)
-        register(tool, events.RERAISE, on_raise)
         register(tool, events.PY_UNWIND, on_unwind)
-        local = (events.PY_START | events.PY_RESUME | events.LINE | events.JUMP | events.PY_RETURN
-                 | events.PY_YIELD)
-        for code in self.codes:
-            monitoring.set_local_events(tool, code, local)
-        monitoring.set_events(tool, events.RAISE | events.RERAISE | events.PY_UNWIND)
+        register(tool, events.PY_THROW, on_throw)
+        register(tool, events.STOP_ITERATION, on_stop_iteration)
+        monitoring.set_events(tool, events.PY_START | events.RAISE | events.PY_UNWIND | events.PY_THROW)
 
     def uninstall(self) -> None:
         if self.tool is None:
             return
         monitoring = sys.monitoring
-        monitoring.set_events(self.tool, 0)
-        for code in self.codes:
+        for code in self.codes.values():
             monitoring.set_local_events(self.tool, code, 0)
-        events = monitoring.events
-        for event in (events.PY_START, events.PY_RESUME, events.LINE, events.JUMP, events.PY_RETURN,
-                      events.PY_YIELD, events.RAISE, events.RERAISE, events.PY_UNWIND):
-            monitoring.register_callback(self.tool, event, None)
-        monitoring.free_tool_id(self.tool)
+        self.codes.clear()
+        release_tool(self.tool)
+        monitoring.restart_events()
         self.tool = None

@@ -1,31 +1,35 @@
 """Record what the shown source file did: calls, lines, returns, exceptions and locals.
 
 `Recorder` holds what both backends share: the frame table, per-frame locals
-diffing and the event table. A backend only turns interpreter hooks into the
-four calls `enter`, `line`, `leave` and `raised`. `SettraceBackend` is the
-portable one (any CPython, any Pyodide): its global trace function is called for
-every new frame and returns None for frames outside the shown file, so those
-run without line events; `monitor.MonitoringBackend` (3.12+) asks the
-interpreter for events on the shown file's code objects only.
+diffing and the event table. A backend (`settrace.SettraceBackend`,
+`monitor.MonitoringBackend`) only turns interpreter hooks into the calls `enter`,
+`line`, `leave` and `raised`, and reports its own faults through `fault`.
 
-Locals are diffed, not copied: each frame keeps, per name, the object last seen,
-its change key (a container's `values.Snap`, None otherwise) and its preview. A name
-is re-previewed only when it is bound to another object, or when its container's
-snap no longer holds (in-place change); such a change counts only if the rebuilt
-preview differs (a change beyond the shown window is invisible, so it is no change).
+Locals are diffed, not copied: each frame keeps, per name, a token (the scalar
+itself, or a container's or object's id), the signature of its preview and the
+preview. A name is previewed again only when its token or signature changed, and
+counts as changed only when the new preview differs. No program object other than
+an immutable scalar is referenced, and a frame's record is dropped when it ends.
+
+Calls and returns always balance: frames still open when the run stops (a limit, an
+exception the recorder could not see at the recursion limit) are closed by `finish`.
 """
 from __future__ import annotations
 
-import sys
+import dis
 import time
+from builtins import id, len, list, type  # captured at import: a lesson may rebind the builtins
 from types import FrameType
 from typing import Any
 
+from .exceptions import describe_exception
+from .previews import Previewer
 from .table import EventTable
-from .values import NUMBERS, SCALARS, Previewer, ValuePool, cut
+from .values import NUMBERS, ValuePool
 
 GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200   # generator, coroutine, iterable coroutine, async gen
 TIME_CHECK_MASK = 255                           # look at the clock every 256 events
+FAULTS_KEPT = 20
 
 
 class LimitReached(BaseException):
@@ -39,14 +43,17 @@ class LimitReached(BaseException):
 class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
-    __slots__ = ("id", "seen", "serial", "raising", "local")
+    __slots__ = ("id", "code", "seen", "serial", "raising", "local", "open", "line")
 
-    def __init__(self, frame_id: int) -> None:
+    def __init__(self, frame_id: int, code: Any) -> None:
         self.id = frame_id
-        self.seen: dict[str, tuple] = {}   # name -> (object, change key, preview)
+        self.code = code                   # tells a reused frame id from this frame
+        self.seen: dict[str, tuple] = {}   # name -> (token, signature | None, preview)
         self.serial = -1                   # table serial of this frame's last full snapshot
-        self.raising = False               # an exception is passing through; a return now is an unwind
+        self.raising = False               # an exception is passing through
         self.local = None                  # settrace: the bound local trace function
+        self.open = False                  # entered and not yet left (returned or yielded)
+        self.line = 0                      # last line seen, for events that come without one
 
 
 class Recorder:
@@ -59,63 +66,97 @@ class Recorder:
         self.values = ValuePool(previewer or Previewer())
         self.values.use(self.table.current.values)
         self.frames: dict[int, list] = {}          # id -> [function, parent id | None, def line]
-        self.live: dict[FrameType, FrameState] = {}
+        self.live: dict[int, FrameState] = {}       # id(frame) -> state; no frame is referenced
+        self.stack: list[FrameState] = []           # open frames, innermost last
         self.count = 0                              # events that ran (kept or dropped)
         self.calls = 0
         self.time_limit = time_limit
         self.deadline = float("inf")
         self.stop_reason: str | None = None
+        self.raise_in_callbacks = True              # False when a signal delivers the stop instead
         self.internal_errors: list[str] = []
         self.last_exception: tuple | None = None    # (description, line) of the latest 'x' event
-        self.outcome: tuple | None = None           # (frame id, raised?, Value | exception) of the last top frame
+        self.outcome: tuple | None = None           # (frame id, status, Value | exception) of the last top frame
         self._room = self.table.chunk_size
 
     def start_clock(self) -> None:
         self.deadline = time.perf_counter() + self.time_limit
 
+    def stop(self, reason: str) -> None:
+        """From now on every event stops the program again (a swallowed stop does not end it)."""
+        if self.stop_reason is None:
+            self.stop_reason = reason
+        self._room = 0                              # send the next event down the slow path
+
+    def fault(self, event: str, error: BaseException) -> None:
+        """A bug of the recorder's own: kept for the document, never raised into the program."""
+        if len(self.internal_errors) < FAULTS_KEPT:
+            self.internal_errors.append(f"{event}: {type(error).__name__}: {describe_exception(error)['message']}")
+
     # -- events -------------------------------------------------------------------------
-    def _event(self, kind: str, line: int, frame_id: int) -> int:
+    def _event(self, kind: str, line: int, frame_id: int, checked: bool = True) -> int:
         """Append one event; return its run-wide index. Raises LimitReached past the time limit."""
         index = self.count
-        if self._room == 0:
-            for forgotten in self.table.rotate(index, self.calls):
-                self.frames.pop(forgotten, None)
-            self.values.use(self.table.current.values)
-            self._room = self.table.chunk_size
+        if self._room <= 0:
+            table = self.table
+            if len(table.current.kinds) >= table.chunk_size:
+                for forgotten in table.rotate(index, self.calls):
+                    self.frames.pop(forgotten, None)
+                self.values.use(table.current.values)
+            self._room = table.chunk_size - len(table.current.kinds)
         self._room -= 1
         chunk = self.table.current
         chunk.kinds.append(kind)
         chunk.lines.append(line)
         chunk.frames.append(frame_id)
         self.count = index + 1
-        if not index & TIME_CHECK_MASK and time.perf_counter() > self.deadline:
-            self.stop_reason = self.stop_reason or "time_limit"
-            raise LimitReached("time_limit")
+        if checked:
+            self._check(index)
         return index
 
+    def _check(self, index: int) -> None:
+        """Every 256 events look at the clock; once stopped, stop the program at every event."""
+        if self.stop_reason is None and not index & TIME_CHECK_MASK and time.perf_counter() > self.deadline:
+            self.stop("time_limit")
+        if self.stop_reason is not None:
+            self._room = 0
+            if self.raise_in_callbacks:
+                raise LimitReached(self.stop_reason)
+
     def enter(self, frame: FrameType) -> FrameState:
-        """A frame of the shown file starts or resumes (generator)."""
-        state = self.live.get(frame)
-        if state is None:
-            self.calls += 1
-            state = FrameState(self.calls)
+        """A frame of the shown file starts or resumes (generator).
+
+        The frame is registered only once its call event is written, so a failure here (the
+        recursion limit) leaves no half-known frame whose return would stand alone."""
+        code = frame.f_code
+        live = self.live
+        state = live.get(id(frame))
+        line = frame.f_lineno or code.co_firstlineno
+        if state is None or state.code is not code:
             parent = frame.f_back
-            live = self.live
-            while parent is not None and parent not in live:
+            while parent is not None and id(parent) not in live:
                 parent = parent.f_back
-            parent_id = live[parent].id if parent is not None else None
-            code = frame.f_code
+            parent_id = live[id(parent)].id if parent is not None else None
+            state = FrameState(self.calls + 1, code)
+            index = self._event("c", line, state.id, checked=False)
+            self.calls += 1
             self.frames[state.id] = [code.co_name, parent_id, code.co_firstlineno]
-            self.live[frame] = state
-        index = self._event("c", frame.f_lineno, state.id)
+            live[id(frame)] = state
+        else:
+            index = self._event("c", line, state.id, checked=False)
+        state.open = True
+        state.line = line
+        self.stack.append(state)
         self._locals(state, frame, index)
+        self._check(index)
         return state
 
     def line(self, state: FrameState, frame: FrameType, lineno: int) -> None:
         """About to run line `lineno` (the hot path: `_event` inlined)."""
         state.raising = False
+        state.line = lineno
         index = self.count
-        if self._room == 0 or not index & TIME_CHECK_MASK:
+        if self._room <= 0 or not index & TIME_CHECK_MASK:
             index = self._event("l", lineno, state.id)
         else:
             self._room -= 1
@@ -126,39 +167,77 @@ class Recorder:
             self.count = index + 1
         self._locals(state, frame, index)
 
-    def leave(self, state: FrameState, frame: FrameType, value: Any, unwinding: bool,
+    def leave(self, state: FrameState, frame: FrameType, value: Any, unwinding: bool | None,
               suspended: bool | None = None) -> None:
-        """Return or yield: `unwinding` when an exception leaves the frame, `suspended` on a yield
-        (None: find out from the bytecode, as settrace does not say)."""
-        index = self._event("r", frame.f_lineno, state.id)
+        """Return or yield. `unwinding`: an exception leaves the frame; `suspended`: a yield.
+        None for either: read it from the instruction the frame stopped at (settrace does not say)."""
+        if unwinding is None or suspended is None:
+            op = _last_op(frame)
+            if suspended is None:
+                suspended = op in _YIELD_OPS
+            if unwinding is None:
+                unwinding = not suspended and op not in _RETURN_OPS
+        state.line = frame.f_lineno or state.line
+        self._close(state)
+        index = self._event("r", state.line, state.id, checked=False)
         self._locals(state, frame, index)
-        chunk = self.table.current
         preview = None
         if not unwinding:
             preview = self.values.preview(value)[0]
-            chunk.returns.append((index, self.values.intern(preview)))
-        if suspended is None:
-            suspended = bool(frame.f_code.co_flags & GENERATOR_FLAGS) and not unwinding and _is_yield(frame)
-        if not suspended:
-            del self.live[frame]
-            chunk.ended.append(state.id)
-            if self.frames[state.id][1] is None:
-                if unwinding:
-                    self.outcome = (state.id, True, self.last_exception)
-                else:
-                    self.outcome = (state.id, False, preview)
+            self.table.current.returns.append((index, self.values.intern(preview)))
+        self._ended(state, id(frame), unwinding, suspended, preview)
+        if self.stop_reason is not None and self.raise_in_callbacks:
+            raise LimitReached(self.stop_reason)
+
+    def _close(self, state: FrameState) -> None:
+        state.open = False
+        stack = self.stack
+        if stack and stack[-1] is state:
+            stack.pop()
+        elif state in stack:
+            stack.remove(state)
+
+    def _ended(self, state: FrameState, key: int | None, unwinding: bool, suspended: bool,
+               preview: dict | None, stopped: bool = False) -> None:
+        if suspended:
+            return
+        if key is not None:
+            self.live.pop(key, None)
+        else:
+            for frame_key, known in list(self.live.items()):
+                if known is state:
+                    del self.live[frame_key]
+        self.table.current.ended.append(state.id)
+        if self.frames.get(state.id, [None, 0])[1] is None:
+            if stopped or (unwinding and self.stop_reason is not None):
+                self.outcome = (state.id, "stopped", None)
+            elif unwinding:
+                self.outcome = (state.id, "raised", self.last_exception)
+            else:
+                self.outcome = (state.id, "returned", preview)
 
     def raised(self, state: FrameState, frame: FrameType, error: BaseException) -> None:
         state.raising = True
-        line = frame.f_lineno
-        index = self._event("x", line, state.id)
+        line = frame.f_lineno or state.line
+        state.line = line
+        index = self._event("x", line, state.id, checked=False)
         self._locals(state, frame, index)
         description = describe_exception(error)
         self.last_exception = (description, line)
         self.table.current.exceptions.append((index, description))
+        if self.stop_reason is not None and self.raise_in_callbacks and type(error) is not LimitReached:
+            raise LimitReached(self.stop_reason)
 
-    def stdout(self, text: str) -> None:
-        self.table.current.stdout.append((self.count - 1, text))
+    def finish(self) -> None:
+        """Close the frames the run left open (innermost first), so calls and returns balance."""
+        while self.stack:
+            state = self.stack.pop()
+            state.open = False
+            self._event("r", state.line, state.id, checked=False)
+            self._ended(state, None, True, False, None, stopped=self.stop_reason is not None)
+
+    def stdout(self, text: str, stream: str = "out") -> None:
+        self.table.current.stdout.append((self.count - 1, text, stream))
 
     # -- locals ---------------------------------------------------------------------------
     def _locals(self, state: FrameState, frame: FrameType, index: int) -> None:
@@ -169,39 +248,30 @@ class Recorder:
         current = frame.f_locals
         hidden = 0
         for name, value in current.items():
+            if type(name) is not str:     # a class body may hold any key: not a variable
+                hidden += 1
+                continue
             known = seen.get(name)
             if known is not None:
-                old = known[0]
-                if old is value:
-                    key = known[1]           # None for anything but a container
-                    if key is None or same(key):
+                signature = known[1]
+                if signature is None:
+                    if known[0] is value:
                         continue
-                    # mutated in place: a change only if the preview shows it
-                    preview, key = values.refresh(value, key)
-                    before = known[2]
-                    if preview is before or preview == before:
-                        seen[name] = (value, key, before)
-                        continue
-                    seen[name] = (value, key, preview)
-                    if changed is None:
-                        changed = {}
-                    changed[name] = values.intern(preview)
+                elif known[0] == id(value) and same(value, signature):
                     continue
-                elif type(value) in SCALARS and type(old) is type(value) and old == value:
-                    continue
-            elif name[0] == ".":         # a comprehension's hidden iterator
+            elif name[:1] == ".":         # a comprehension's hidden iterator
                 hidden += 1
                 continue
             kind = type(value)
-            if kind in NUMBERS:          # the common case in loops: no caches, no lookups
-                preview = values.number(kind, value)
-                seen[name] = (value, None, preview)
-                if changed is None:
-                    changed = {}
-                changed[name] = values.intern(preview)
+            if id(kind) in NUMBERS:       # the common case in loops: no signature, no cache
+                preview, signature = values.number(kind, value), None
+            else:
+                preview, signature = values.preview(value)
+            token = value if signature is None else id(value)
+            if known is not None and (preview is known[2] or preview == known[2]):
+                seen[name] = (token, signature, known[2])
                 continue
-            preview, key = values.preview(value)
-            seen[name] = (value, key, preview)
+            seen[name] = (token, signature, preview)
             if changed is None:
                 changed = {}
             changed[name] = values.intern(preview)
@@ -219,83 +289,13 @@ class Recorder:
             table.current.deltas.append((index, state.id, changed or {}, removed or [], False))
 
 
-def _is_yield(frame: FrameType) -> bool:
-    """Is this 'return' of a generator frame a yield (the frame will resume)?"""
+def _last_op(frame: FrameType) -> int | None:
+    """The opcode a frame stopped at (its last instruction), None when it cannot be read."""
     try:
-        code = frame.f_code.co_code
-        return code[frame.f_lasti] in _YIELD_OPS
-    except (IndexError, AttributeError):
-        return False
+        return frame.f_code.co_code[frame.f_lasti]
+    except (IndexError, AttributeError, TypeError):
+        return None
 
 
-def _yield_ops() -> frozenset[int]:
-    import dis
-    return frozenset(dis.opmap[name] for name in ("YIELD_VALUE",) if name in dis.opmap)
-
-
-_YIELD_OPS = _yield_ops()
-
-
-def describe_exception(error: BaseException) -> dict:
-    """{"type", "message"} of an exception, bounded; a raising __str__ is survived."""
-    try:
-        message = str(error)
-    except Exception:  # noqa: BLE001
-        message = "<unprintable message>"
-    return {"type": type(error).__name__, "message": cut(message, 2000)}
-
-
-class SettraceBackend:
-    """sys.settrace: a global trace function that only opts in for frames of the shown file."""
-
-    name = "settrace"
-
-    def __init__(self, recorder: Recorder) -> None:
-        self.recorder = recorder
-
-    def install(self) -> None:
-        recorder = self.recorder
-        filename = recorder.filename
-        enter, line, leave, raised = recorder.enter, recorder.line, recorder.leave, recorder.raised
-        internal = recorder.internal_errors
-
-        def local_for(state: FrameState):
-            def local(frame, event, arg):
-                """The per-frame trace function: dispatch on the event name."""
-                try:
-                    if event == "line":
-                        line(state, frame, frame.f_lineno)
-                    elif event == "return":
-                        leave(state, frame, arg, state.raising)
-                    elif event == "exception":
-                        raised(state, frame, arg[1])
-                except LimitReached:
-                    raise
-                except RecursionError:
-                    pass                   # the traced code is at the limit; it will raise itself
-                except Exception as error:  # noqa: BLE001 - a recorder bug must not change the run
-                    internal.append(f"{event}: {type(error).__name__}: {error}")
-                return local
-            return local
-
-        def global_trace(frame, event, arg):
-            """Called for every new frame: opt in (return a local tracer) only for the shown file."""
-            if frame.f_code.co_filename != filename:
-                return None
-            try:
-                state = enter(frame)
-            except LimitReached:
-                raise
-            except RecursionError:
-                return None
-            except Exception as error:  # noqa: BLE001
-                internal.append(f"call: {type(error).__name__}: {error}")
-                return None
-            if state.local is None:
-                state.local = local_for(state)
-            return state.local
-
-        sys.settrace(global_trace)
-
-    def uninstall(self) -> None:
-        sys.settrace(None)
+_YIELD_OPS = frozenset(dis.opmap[name] for name in ("YIELD_VALUE",) if name in dis.opmap)
+_RETURN_OPS = frozenset(dis.opmap[name] for name in ("RETURN_VALUE", "RETURN_CONST") if name in dis.opmap)

@@ -1,27 +1,36 @@
 """Run one scenario case with the recorder on and answer with one JSON string.
 
 This is what the browser worker calls (through `pyodide.runPython`) and what
-the CLI prints. The shown module is imported from its real file, so code
-objects carry its real path and line numbers; setup and entry are compiled as
-`<setup>` and `<entry>` and are never recorded. Setup runs untraced (it only
-prepares inputs); the recorder is on while the entry runs.
+the CLI prints. Each run is clean (`isolation.CleanRun`): private temp and work
+folders, the shown module and the rest of the lesson tree imported afresh, the
+interpreter's state restored afterwards. The shown module is imported from its
+real file, so code objects carry its real path and line numbers; setup and entry
+are compiled as `<setup>` and `<entry>` and are never recorded. The time limit
+covers setup, the module's import and the entry (`deadline.Deadline`); output is
+captured from the import on, and finalizers that run when the run's namespace is
+cleared are captured too.
 """
 from __future__ import annotations
 
-import builtins
+import gc
 import importlib
+import importlib.util
 import json
 import os
 import sys
 import time
-import types
+from builtins import len, type  # captured at import: a lesson may rebind the builtins
 from collections.abc import Callable
 
-from . import monitor
-from .capture import StdoutCapture
-from .files import TempFiles
-from .recorder import LimitReached, Recorder, SettraceBackend, describe_exception
-from .values import Previewer
+from . import exceptions, monitor
+from . import files as run_files
+from .capture import OutputCapture
+from .deadline import Deadline
+from .exceptions import describe_exception
+from .isolation import CleanRun
+from .previews import Previewer
+from .recorder import LimitReached, Recorder
+from .settrace import SettraceBackend
 
 FORMAT = "stepwise-trace"
 VERSION = 2
@@ -32,26 +41,32 @@ class RunnerError(ValueError):
     """The request itself is wrong (unknown module, source mismatch, bad backend)."""
 
 
-def shown_module(source: str, module: str) -> tuple[types.ModuleType, str]:
-    """Import `module` and check it is the file `source` (repo-relative path); return it and its co_filename."""
+def lesson_root(source: str, module: str) -> str:
+    """The folder the shown module is imported from (`py/` for `py/s08/core/runtime.py`)."""
+    spec = importlib.util.find_spec(module.partition(".")[0])
+    if spec is None or not (spec.origin or spec.submodule_search_locations):
+        raise RunnerError(f"cannot import the shown module {module!r}: no package {module.partition('.')[0]!r}")
+    origin = spec.origin if spec.origin and spec.origin != "namespace" else list(spec.submodule_search_locations)[0]
+    top = os.path.dirname(os.path.abspath(origin))
+    return os.path.dirname(top) if spec.submodule_search_locations else top
+
+
+def shown_file(source: str, module: str) -> str:
+    """The full path the shown module's code objects will carry, checked against `source`."""
     try:
-        loaded = importlib.import_module(module)
-    except ImportError as error:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError) as error:
         raise RunnerError(f"cannot import the shown module {module!r}: {error}") from None
-    path = getattr(loaded, "__file__", None) or ""
+    if spec is None or not spec.origin:
+        raise RunnerError(f"cannot import the shown module {module!r}: not found on sys.path")
+    path = spec.origin.replace(os.sep, "/")
     wanted = source.replace("\\", "/").lstrip("./")
-    if not path.replace(os.sep, "/").endswith("/" + wanted) and path.replace(os.sep, "/") != wanted:
-        raise RunnerError(f"module {module!r} is {path!r}, not the shown source {source!r}")
-    filename = path
-    for value in vars(loaded).values():
-        code = getattr(value, "__code__", None)
-        if code is not None and os.path.basename(code.co_filename) == os.path.basename(path):
-            filename = code.co_filename
-            break
-    return loaded, filename
+    if not path.endswith("/" + wanted) and path != wanted:
+        raise RunnerError(f"module {module!r} is {spec.origin!r}, not the shown source {source!r}")
+    return spec.origin
 
 
-def pick_backend(name: str, recorder: Recorder, module: types.ModuleType):
+def pick_backend(name: str, recorder: Recorder):
     """`auto`: sys.monitoring where the interpreter has it (same events, far cheaper elsewhere)."""
     if name not in BACKENDS:
         raise RunnerError(f"unknown backend {name!r}; use one of {', '.join(BACKENDS)}")
@@ -59,7 +74,7 @@ def pick_backend(name: str, recorder: Recorder, module: types.ModuleType):
         raise RunnerError("the monitoring backend needs Python 3.12+")
     if name == "settrace" or (name == "auto" and not monitor.available()):
         return SettraceBackend(recorder)
-    return monitor.MonitoringBackend(recorder, monitor.shown_code_objects(module, recorder.filename))
+    return monitor.MonitoringBackend(recorder)
 
 
 def run_case(source: str, module: str, setup: str, entry: str, *, function: str | None = None,
@@ -73,45 +88,62 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
     once the code has stopped running: from then on only the trace is being written, so a
     watchdog (the browser worker's) should wait for it instead of interrupting.
     """
-    loaded, filename = shown_module(source, module)
+    if backend not in BACKENDS:
+        raise RunnerError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
     setup_code = compile(setup, "<setup>", "exec")
     entry_code = compile(entry, "<entry>", "exec")
-    recorder = Recorder(filename, max_events=max_events, time_limit=time_limit, previewer=Previewer())
-    chosen = pick_backend(backend, recorder, loaded) if record else None
-    namespace: dict = {"__name__": "__stepwise__", "__builtins__": builtins}
-    temp = TempFiles()
-    capture = StdoutCapture(recorder.stdout if record else None)
-    error: BaseException | None = None
-    started = time.perf_counter()
-    with capture:
-        try:
-            exec(setup_code, namespace)
-            if chosen is not None:
-                recorder.start_clock()
-                chosen.install()
-                try:
+    with CleanRun(lesson_root(source, module)) as run:
+        filename = shown_file(source, module)
+        recorder = Recorder(filename, max_events=max_events, time_limit=time_limit, previewer=Previewer())
+        chosen = pick_backend(backend, recorder) if record else None
+        namespace: dict = {"__name__": "__stepwise__", "__builtins__": sys.modules["builtins"]}
+        capture = OutputCapture(recorder.stdout if record else None)
+        deadline = Deadline(recorder, time_limit)
+        error: BaseException | None = None
+        fault: str | None = None
+        started = time.perf_counter()
+        with capture:
+            try:
+                deadline.arm()
+                importlib.import_module(module)
+                exec(setup_code, namespace)
+                if chosen is not None:
+                    try:
+                        chosen.install()
+                    except Exception as failure:  # noqa: BLE001 - the recorder could not start
+                        fault = f"{type(failure).__name__}: {failure}"
+                        raise
+                    try:
+                        exec(entry_code, namespace)
+                    finally:
+                        chosen.uninstall()
+                else:
                     exec(entry_code, namespace)
-                finally:
-                    chosen.uninstall()
-            else:
-                exec(entry_code, namespace)
-        except BaseException as caught:  # noqa: BLE001 - every ending is data here
-            error = caught
-    elapsed = (time.perf_counter() - started) * 1000
-    if on_phase is not None:
-        on_phase("finishing")
-    end = _end(error, recorder, filename, elapsed)
-    del error
-    files = temp.collect()
-    namespace.clear()
-    temp.clean()
+            except BaseException as caught:  # noqa: BLE001 - every ending is data here
+                error = caught
+            finally:
+                _disarm(deadline)
+            elapsed = (time.perf_counter() - started) * 1000
+            recorder.finish()
+            if on_phase is not None:
+                on_phase("finishing")
+            end = _end(error, recorder, filename, elapsed, fault)
+            del error
+            found = run_files.collect(run.temp_dir, run.work_dir)
+            # The run's objects go now, so their finalizers' output is still this run's.
+            run.forget_lesson_modules()
+            recorder.values.previewer.forget()
+            exceptions.forget()
+            namespace.clear()
+            gc.collect()
     document = {
         "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
         "python": sys.version.split()[0], "backend": chosen.name if chosen else "none",
         **_tables(recorder),
-        "stdout_text": capture.text(),
+        "stdout_text": capture.out.text(),
+        "stderr_text": capture.err.text(),
         "end": end,
-        "files": files,
+        "files": found,
     }
     document["stats"] = {
         "events": recorder.count, "kept": recorder.table.kept(), "calls": recorder.calls,
@@ -119,6 +151,16 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
         "internal_errors": recorder.internal_errors[:20],
     }
     return _serialize(document)
+
+
+def _disarm(deadline: Deadline) -> None:
+    """Disarm even if a last tick of the timer lands in this very call."""
+    for _ in range(100):
+        try:
+            deadline.disarm()
+            return
+        except LimitReached:
+            continue
 
 
 def _serialize(document: dict) -> str:
@@ -142,15 +184,20 @@ def _serialize(document: dict) -> str:
     return text
 
 
-def _end(error: BaseException | None, recorder: Recorder, filename: str, elapsed: float) -> dict:
-    """How the run ended: returned, raised (with where), or stopped (and why)."""
+def _end(error: BaseException | None, recorder: Recorder, filename: str, elapsed: float,
+         fault: str | None = None) -> dict:
+    """How the run ended: returned, raised (with where), stopped (and why), or failed (the
+    recorder itself could not run: then `reason` is "recorder" and `exception` says why)."""
     status, reason, exception = "returned", None, None
-    if recorder.stop_reason is not None or isinstance(error, LimitReached):
+    if fault is not None:
+        status, reason = "failed", "recorder"
+        exception = {"type": "RecorderError", "message": fault, "line": None, "in_source": False}
+    elif recorder.stop_reason is not None or type(error) is LimitReached:
         status = "stopped"
         reason = recorder.stop_reason or error.reason
     elif isinstance(error, KeyboardInterrupt):
         status, reason = "stopped", "interrupted"
-    if error is not None and status != "stopped":
+    if error is not None and status == "returned":
         status = "raised"
         exception = {**describe_exception(error), **_where(error, filename)}
     return {"status": status, "reason": reason, "exception": exception, "ms": round(elapsed, 3),
@@ -178,11 +225,11 @@ def _call(recorder: Recorder) -> dict | None:
     """Outcome of the last top-level call into the shown file (what the UI calls the result)."""
     if recorder.outcome is None:
         return None
-    frame, raised, payload = recorder.outcome
-    if raised:
+    frame, status, payload = recorder.outcome
+    if status == "raised":
         description, line = payload if payload is not None else ({"type": "?", "message": ""}, None)
         return {"frame": frame, "status": "raised", "value": None, "exception": {**description, "line": line}}
-    return {"frame": frame, "status": "returned", "value": payload, "exception": None}
+    return {"frame": frame, "status": status, "value": payload, "exception": None}
 
 
 def _tables(recorder: Recorder) -> dict:
@@ -196,21 +243,28 @@ def _tables(recorder: Recorder) -> dict:
     for chunk in table.chunks():
         base = len(values)
         values.extend(chunk.values)
-        kinds.extend(chunk.kinds)
-        lines.extend(chunk.lines)
-        frames.extend(chunk.frames)
+        # An interrupt inside the recorder can tear its last event: keep whole events only.
+        whole = min(len(chunk.kinds), len(chunk.lines), len(chunk.frames))
+        kinds.extend(chunk.kinds[:whole])
+        lines.extend(chunk.lines[:whole])
+        frames.extend(chunk.frames[:whole])
         for i, f, set_, del_, full in chunk.deltas:
             if base:
                 set_ = {name: base + ref for name, ref in set_.items()}
             deltas.append({"i": index(i), "f": f, "set": set_, "del": del_, "full": full})
         returns.extend([index(i), base + ref] for i, ref in chunk.returns)
         exceptions.extend([index(i), value] for i, value in chunk.exceptions)
-        for i, text in chunk.stdout:
+        for i, text, stream in chunk.stdout:
             at = index(i) if i >= 0 else -1
-            if stdout and stdout[-1][0] == at:
+            if stdout and stdout[-1][0] == at and len(stdout[-1]) == (2 if stream == "out" else 3):
                 stdout[-1][1] += text
             else:
-                stdout.append([at, text])
+                stdout.append([at, text] if stream == "out" else [at, text, stream])
+    kept = len(kinds)
+    deltas = [d for d in deltas if d["i"] < kept]
+    returns = [r for r in returns if r[0] < kept]
+    exceptions = [x for x in exceptions if x[0] < kept]
+    stdout = [[min(o[0], kept - 1), *o[1:]] for o in stdout]
     gap = None
     if table.gap_after is not None:
         gap = {"after": table.gap_after, "dropped": table.dropped}

@@ -1,0 +1,151 @@
+"""Each run starts clean and leaves the interpreter as it found it.
+
+The browser reuses one interpreter for every run, so whatever one run changes
+would leak into the next: module globals, `lru_cache`s, mutable defaults (the
+shown module and everything imported from the lesson tree are imported afresh),
+and interpreter state: `sys.path`, `sys.modules`, the recursion limit, trace and
+profile hooks, builtins, the working directory, the temp dir, `os.environ`, gc,
+`sys.argv`, display/except hooks, warnings filters and the logging setup. All of
+it is saved before the run and put back after it.
+
+Each run gets two private folders, made here and removed here: one becomes the
+temp dir (`tempfile.gettempdir()`, `TMPDIR`), the other the working directory.
+The files a run made are exactly what is in those two, and nothing outside them is
+ever listed or removed.
+"""
+from __future__ import annotations
+
+import builtins
+import gc
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+from builtins import dict, getattr, list, type  # captured at import: a lesson may rebind the builtins
+
+OWN_PACKAGE = __name__.rpartition(".")[0]      # "steptrace": never reloaded
+
+
+class CleanRun:
+    """Context manager around one run: private folders, fresh lesson modules, restored state."""
+
+    def __init__(self, lesson_root: str) -> None:
+        self.lesson_root = os.path.abspath(lesson_root)
+        self.temp_dir = ""
+        self.work_dir = ""
+
+    def __enter__(self) -> CleanRun:
+        self._saved = {
+            "path": list(sys.path), "modules": dict(sys.modules), "argv": list(sys.argv),
+            "recursion": sys.getrecursionlimit(), "trace": sys.gettrace(), "profile": sys.getprofile(),
+            "builtins": dict(vars(builtins)), "cwd": _cwd(), "tempdir": tempfile.tempdir,
+            "environ": dict(os.environ), "gc": (gc.isenabled(), gc.get_threshold()),
+            "hooks": (sys.displayhook, sys.excepthook, getattr(sys, "breakpointhook", None)),
+            "logging": _logging_state(),
+        }
+        self._warnings = warnings.catch_warnings()
+        self._warnings.__enter__()               # also resets "once" registries for this run
+        self.forget_lesson_modules()
+        base = tempfile.gettempdir()
+        self.temp_dir = tempfile.mkdtemp(prefix="stepwise-", dir=base)
+        self.work_dir = tempfile.mkdtemp(prefix="stepwise-work-", dir=base)
+        tempfile.tempdir = self.temp_dir
+        os.environ["TMPDIR"] = self.temp_dir
+        os.chdir(self.work_dir)
+        return self
+
+    def forget_lesson_modules(self) -> None:
+        """Drop every module loaded from the lesson tree (not the recorder), so imports run afresh."""
+        root = self.lesson_root + os.sep
+        for name, module in list(sys.modules.items()):
+            if name == OWN_PACKAGE or name.startswith(OWN_PACKAGE + "."):
+                continue
+            path = getattr(module, "__file__", None) if type(module).__name__ == "module" else None
+            if type(path) is str and os.path.abspath(path).startswith(root):
+                del sys.modules[name]
+
+    def __exit__(self, *exc_info: object) -> None:
+        saved = self._saved
+        sys.settrace(saved["trace"])
+        sys.setprofile(saved["profile"])
+        try:
+            self._warnings.__exit__(None, None, None)
+        except Exception:  # noqa: BLE001 - a program that broke warnings still gets the rest restored
+            pass
+        sys.setrecursionlimit(saved["recursion"])
+        sys.path[:] = saved["path"]
+        sys.argv[:] = saved["argv"]
+        modules = saved["modules"]
+        for name in [name for name in sys.modules if name not in modules]:
+            if not _real_import(sys.modules[name]):   # a stand-in the program put there
+                del sys.modules[name]
+        sys.modules.update(modules)
+        self.forget_lesson_modules()
+        _restore_mapping(vars(builtins), saved["builtins"])
+        _restore_mapping(os.environ, saved["environ"])
+        tempfile.tempdir = saved["tempdir"]
+        enabled, threshold = saved["gc"]
+        gc.set_threshold(*threshold)
+        (gc.enable if enabled else gc.disable)()
+        sys.displayhook, sys.excepthook = saved["hooks"][:2]
+        if saved["hooks"][2] is not None:
+            sys.breakpointhook = saved["hooks"][2]
+        _restore_logging(saved["logging"])
+        if saved["cwd"] is not None:
+            try:
+                os.chdir(saved["cwd"])
+            except OSError:
+                pass
+        for folder in (self.temp_dir, self.work_dir):
+            if folder:
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def _real_import(module: object) -> bool:
+    """A module the import system loaded (kept, like any interpreter's import cache)."""
+    return type(module).__name__ == "module" and getattr(module, "__spec__", None) is not None
+
+
+def _restore_mapping(current, saved: dict) -> None:
+    """Make `current` equal `saved` touching only the keys that differ."""
+    for key in [key for key in current if key not in saved]:
+        del current[key]
+    for key, value in saved.items():
+        if key not in current or current[key] is not value:
+            current[key] = value
+
+
+def _cwd() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
+def _logging_state() -> tuple | None:
+    """Root logger handlers and level, the known loggers and the global disable level."""
+    logging = sys.modules.get("logging")
+    if logging is None:
+        return None
+    root = logging.getLogger()
+    manager = logging.Logger.manager
+    return (logging, list(root.handlers), root.level, dict(manager.loggerDict), logging.root.manager.disable)
+
+
+def _restore_logging(state: tuple | None) -> None:
+    if state is None:
+        logging = sys.modules.get("logging")
+        if logging is not None:           # first imported during the run: drop what it set up
+            state = (logging, [], logging.WARNING, {}, 0)
+        else:
+            return
+    logging, handlers, level, loggers, disabled = state
+    root = logging.getLogger()
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    manager = logging.Logger.manager
+    manager.loggerDict.clear()
+    manager.loggerDict.update(loggers)
+    manager.disable = disabled
+    manager._clear_cache()

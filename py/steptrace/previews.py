@@ -1,0 +1,519 @@
+"""Bounded, JSON-safe previews of Python values, built without running the program's code.
+
+A preview is what the Variables panel shows (docs/trace-format.md, "Value"): a type
+name, a short repr and, for data and objects, a structured view the page can expand.
+Two promises shape this module:
+
+* **Bounded for any object graph.** A walk visits at most `NODES_CAP` nodes (every
+  occurrence counts, so a DAG whose shared paths multiply is cut like a wide tree), at
+  most `ITEMS_CAP` items per node and `DEPTH_CAP` levels; a container already on the
+  current path is a cycle marker. Long text is sliced before anything touches it.
+* **No user code runs.** Contents are read through the builtin base type's own C
+  methods (`list.__getitem__`, `dict.values`, member and `__dict__` descriptors) and
+  type facts through `type`'s own descriptors, never through the object's `__repr__`,
+  `__len__`, `__iter__`, `__eq__`, `__hash__` or `__getattr__`, nor its metaclass's.
+  Types are compared by identity, so no metaclass `__eq__`/`__hash__` runs either. The
+  only reprs called are those of an allowlist of stdlib value types (exact types only).
+
+Each preview comes with a `Signature`: what the walk looked at, without holding any
+object the program might drop (ids and lengths of containers and objects, the
+immutable scalars themselves). The same signature means the same preview, so "did this
+value change?" is a walk that builds no dicts, and ids reused by new objects are harmless.
+"""
+from __future__ import annotations
+
+import sys
+import types
+import weakref
+from builtins import id, len, repr, type  # captured at import: a lesson may rebind the builtins
+from collections import Counter, OrderedDict, defaultdict, deque
+from itertools import islice
+
+REPR_CAP = 120          # characters of a short repr
+STR_CAP = 200           # characters of a string's text kept in "v"
+NESTED_STR_CAP = 60     # the same, for a string inside a container or object
+ITEMS_CAP = 16          # items (entries, fields) shown per node
+DEPTH_CAP = 5           # nodes nested deeper than this show only "r" (and "len")
+NODES_CAP = 400         # nodes per top-level preview, every occurrence counted
+HELD_TEXT_CAP = 1000    # longer str/bytes are identified by (id, length, hash), not held
+BIG_INT = 10 ** 60
+
+_type_dict = type.__dict__["__dict__"].__get__        # class -> its mappingproxy (no metaclass hooks)
+_type_mro = type.__dict__["__mro__"].__get__
+_type_name = type.__dict__["__name__"].__get__
+_type_qualname = type.__dict__["__qualname__"].__get__
+_type_module = type.__dict__["__module__"].__get__
+_str_len, _str_slice = str.__len__, str.__getitem__
+_bytes_len = bytes.__len__
+_int_repr, _float_repr, _complex_repr = int.__repr__, float.__repr__, complex.__repr__
+_dict_len, _dict_iter, _dict_values = dict.__len__, dict.__iter__, dict.values
+_list_len, _list_slice = list.__len__, list.__getitem__
+_tuple_len, _tuple_slice = tuple.__len__, tuple.__getitem__
+_set_len, _set_iter = set.__len__, set.__iter__
+_frozenset_len, _frozenset_iter = frozenset.__len__, frozenset.__iter__
+_deque_len, _deque_iter = deque.__len__, deque.__iter__
+_odict_iter = OrderedDict.__iter__
+_exc_args = BaseException.__dict__["args"].__get__
+_function_qualname = types.FunctionType.__dict__["__qualname__"].__get__
+_GetSet, _Member = types.GetSetDescriptorType, types.MemberDescriptorType
+
+EXACT_SCALARS = frozenset(map(id, (int, float, complex, bool, type(None), str, bytes)))
+_NUMBER_NAMES = {id(int): "int", id(float): "float", id(bool): "bool", id(type(None)): "NoneType"}
+_SHAPES = {"list": ("[", "]"), "tuple": ("(", ")"), "set": ("{", "}"), "frozenset": ("frozenset({", "})"),
+           "dict": ("{", "}"), "deque": ("deque([", "])")}
+_CYCLE, _STUB = -1, -2     # signature markers
+# Stdlib value types whose own repr runs no user code (exact types only, found in their module).
+_REPR_ALLOWED = {
+    "builtins": ("range", "slice", "memoryview", "ellipsis"),
+    "datetime": ("date", "datetime", "time", "timedelta", "timezone"),
+    "decimal": ("Decimal",), "fractions": ("Fraction",), "uuid": ("UUID",),
+    "pathlib": ("PurePath", "PurePosixPath", "PureWindowsPath", "Path", "PosixPath", "WindowsPath"),
+    "re": ("Pattern", "Match"), "ipaddress": ("IPv4Address", "IPv6Address"),
+}
+
+
+def cut(text: str, cap: int = REPR_CAP) -> str:
+    """`text` shortened to `cap` characters, marking the cut with an ellipsis."""
+    return text if _str_len(text) <= cap else _str_slice(text, slice(0, cap - 1)) + "…"
+
+
+Signature = list
+"""What one walk looked at, as a flat list compared with `==`: a type id opens every node, then
+its id and length (containers, objects), the exact scalars themselves (ints, short str/bytes,
+bools, None), the text of floats and of described values, and (id, length, hash) for long text.
+The type tag makes `==` exact (1 vs True, 0.0 vs -0.0 differ); no container, instance or long
+string is kept alive by it."""
+
+
+
+class TypeInfo:
+    """What the previewer needs to know about one type, found once from its MRO and class dicts."""
+
+    __slots__ = ("ref", "name", "kind", "base", "fields", "dict_descr", "slots")
+
+    def __init__(self, cls: type) -> None:
+        try:
+            self.ref = weakref.ref(cls)
+        except TypeError:
+            self.ref = lambda cls=cls: cls
+        self.name = _type_name(cls)
+        mro = _type_mro(cls)
+        ids = set(map(id, mro))
+        dicts = [_type_dict(klass) for klass in mro]
+        own = dicts[0]
+        self.fields: tuple = ()
+        self.dict_descr = None
+        self.slots: list[tuple[str, object]] = []
+        for mapping in dicts:
+            descr = mapping.get("__dict__")
+            if self.dict_descr is None and type(descr) is _GetSet:
+                self.dict_descr = descr
+            for name, member in mapping.items():
+                if type(member) is _Member and type(name) is str and not name.startswith("__"):
+                    self.slots.append((name, member))
+        self.base = next((base for base in _BASES if id(base) in ids), None)
+        module = _type_module(cls)
+        enum = _module_dict(sys.modules.get("enum")).get("Enum")
+        if id(type) in ids:
+            self.kind = "class"
+        elif id(BaseException) in ids:
+            self.kind = "exception"
+        elif enum is not None and id(enum) in ids:
+            self.kind = "enum"
+        elif self.base is tuple and type(own.get("_fields")) is tuple:
+            self.kind, self.fields = "namedtuple", tuple(f for f in own["_fields"] if type(f) is str)
+        elif self.base is not None:
+            self.kind = "data"
+        elif _dataclass_fields(dicts) is not None:
+            self.kind, self.fields = "dataclass", _dataclass_fields(dicts)
+        elif id(cls) in _DESCRIBED:
+            self.kind = _DESCRIBED[id(cls)]
+        elif type(module) is str and self.name in _REPR_ALLOWED.get(module, ()) \
+                and _module_dict(sys.modules.get(module)).get(self.name) is cls:
+            self.kind = "repr"
+        else:
+            self.kind = "object"
+
+
+_DESCRIBED = {id(types.FunctionType): "function", id(types.BuiltinFunctionType): "builtin",
+              id(types.MethodType): "method", id(types.GeneratorType): "generator",
+              id(types.CoroutineType): "coroutine", id(types.AsyncGeneratorType): "async_generator",
+              id(types.ModuleType): "module"}
+
+
+def _dataclass_fields(dicts: list) -> tuple | None:
+    """Names of a dataclass's real fields in order (not ClassVar/InitVar), from its class dicts."""
+    module = _module_dict(sys.modules.get("dataclasses"))
+    field_type, plain = module.get("Field"), module.get("_FIELD")
+    for mapping in dicts:
+        fields = mapping.get("__dataclass_fields__")
+        if type(fields) is dict:
+            names = []
+            for name, spec in fields.items():
+                if type(name) is str and field_type is not None and type(spec) is field_type:
+                    kind = _type_dict(field_type).get("_field_type")
+                    try:
+                        if kind.__get__(spec) is not plain:
+                            continue
+                    except AttributeError:
+                        pass
+                    names.append(name)
+            return tuple(names)
+    return None
+
+
+_module_dict_get = types.ModuleType.__dict__["__dict__"].__get__
+
+
+def _module_dict(module: object) -> dict:
+    """A module's namespace through the C descriptor ({} for anything else)."""
+    if module is None:
+        return {}
+    try:
+        found = _module_dict_get(module)
+    except TypeError:
+        return {}
+    return found if type(found) is dict else {}
+
+
+# Builtin bases whose C methods read a subclass's real contents, most specific first.
+_BASES = (int, float, complex, str, bytes, bytearray, OrderedDict, defaultdict, Counter, dict, list,
+          tuple, set, frozenset, deque)
+_DICTS = frozenset(map(id, (dict, OrderedDict, defaultdict, Counter)))
+_LENGTH = {id(dict): _dict_len, id(OrderedDict): _dict_len, id(defaultdict): _dict_len, id(Counter): _dict_len,
+           id(list): _list_len, id(tuple): _tuple_len, id(set): _set_len, id(frozenset): _frozenset_len,
+           id(deque): _deque_len}
+_ITERATE = {id(set): _set_iter, id(frozenset): _frozenset_iter, id(deque): _deque_iter}
+_NUMBER_TEXT = {id(int): lambda v: _int_text(v), id(float): _float_repr, id(complex): _complex_repr}
+
+
+class Previewer:
+    """Builds previews and signatures; holds per-type facts (weakly) and nothing of the program's."""
+
+    def __init__(self, str_cap: int = STR_CAP, items_cap: int = ITEMS_CAP, depth_cap: int = DEPTH_CAP,
+                 nodes_cap: int = NODES_CAP) -> None:
+        self.str_cap, self.items_cap, self.depth_cap, self.nodes_cap = str_cap, items_cap, depth_cap, nodes_cap
+        self._types: dict[int, TypeInfo] = {}
+        self._small: dict = {}
+        self._nodes = 0
+        self._path: set[int] = set()
+        self._sig: list = []
+
+    # -- entry points ---------------------------------------------------------------------
+    def preview(self, value: object) -> dict:
+        """The bounded preview of `value`."""
+        return self.preview_and_signature(value)[0]
+
+    def preview_and_signature(self, value: object) -> tuple[dict, list]:
+        self._nodes = 0
+        self._path = set()
+        self._sig = sig = []
+        return self._node(value, 0), sig
+
+    def signature(self, value: object) -> list:
+        """The signature a preview of `value` would have now: the change check."""
+        return self.preview_and_signature(value)[1]
+
+    def forget(self) -> None:
+        """Drop the per-type facts: they hold the classes' descriptors, and so the classes."""
+        self._types.clear()
+
+    def info(self, cls: type) -> TypeInfo:
+        """Facts about `cls`, cached by identity (validated, so a reused id is never mistaken)."""
+        found = self._types.get(id(cls))
+        if found is None or found.ref() is not cls:
+            if len(self._types) > 4096:
+                self._types.clear()
+            found = self._types[id(cls)] = TypeInfo(cls)
+        return found
+
+    # -- nodes -------------------------------------------------------------------------------
+    def _node(self, value: object, depth: int) -> dict:
+        self._nodes += 1
+        cls = type(value)
+        sig = self._sig
+        sig.append(id(cls))
+        if id(cls) in EXACT_SCALARS:
+            if cls is str:
+                return self._str(value, cls, "str", depth)
+            if cls is bytes:
+                return self._bytes(value, cls, "bytes")
+            preview = self.number(cls, value)
+            sig.append(value if cls is not float and cls is not complex else preview["r"])
+            return preview
+        info = self.info(cls)
+        kind = info.kind
+        if kind == "data" or kind == "namedtuple":
+            return self._data(value, info, depth)
+        if kind in ("object", "dataclass", "exception", "enum"):
+            return self._object(value, info, depth)
+        text = self._described(value, info)
+        sig.append(text)
+        return {"t": info.name, "r": text}
+
+    def _str(self, value: object, cls: type, name: str, depth: int) -> dict:
+        size = _str_len(value)
+        cap = NESTED_STR_CAP if depth else self.str_cap
+        head = value if size <= cap and cls is str else _str_slice(value, slice(0, cap))
+        if size <= HELD_TEXT_CAP:
+            self._sig.append(head if size <= cap else _str_slice(value, slice(0, size)))
+        else:
+            self._sig.extend((id(value), size, str.__hash__(value)))
+        short = head if _str_len(head) <= REPR_CAP else _str_slice(head, slice(0, REPR_CAP))
+        return {"t": name, "r": cut(repr(short)), "v": head, "len": size}
+
+    def _bytes(self, value: object, cls: type, name: str) -> dict:
+        mutable = cls is bytearray
+        size = (bytearray.__len__ if mutable else _bytes_len)(value)
+        head = bytes((bytearray.__getitem__ if mutable else bytes.__getitem__)(value, slice(0, REPR_CAP)))
+        if mutable or size <= HELD_TEXT_CAP:     # a bytearray's shown bytes are its signature
+            self._sig.extend((size, head))
+        else:
+            self._sig.extend((id(value), size, bytes.__hash__(value)))
+        return {"t": name, "r": cut(repr(head)), "len": size}
+
+    def number(self, cls: type, value: object) -> dict:
+        """Preview of an exact int, float, complex, bool or None; small ones are one shared dict."""
+        if cls is float:
+            return {"t": "float", "r": _float_repr(value)}
+        if cls is complex:
+            return {"t": "complex", "r": _complex_repr(value)}
+        if cls is not int or -256 <= value <= 1024:
+            key = value if cls is int else (id(cls), value)
+            preview = self._small.get(key)
+            if preview is None:
+                preview = self._small[key] = {"t": _NUMBER_NAMES[id(cls)], "r": repr(value)}
+            return preview
+        return {"t": "int", "r": _int_text(value)}
+
+    # -- data: builtin containers, text and numbers, and their subclasses --------------------
+    def _data(self, value: object, info: TypeInfo, depth: int) -> dict:
+        base, name, sig = info.base, info.name, self._sig
+        if base is str:
+            return self._str(value, str, name, depth)
+        if base is bytes or base is bytearray:
+            return self._bytes(value, base, name)
+        if id(base) in _NUMBER_TEXT:
+            text = _NUMBER_TEXT[id(base)](value)
+            sig.append(text)
+            return {"t": name, "r": text}
+        size = _LENGTH[id(base)](value)
+        key = id(value)
+        sig.extend((key, size))
+        shape = _SHAPES.get(name) if type(value) is base else None
+        if key in self._path:
+            sig.append(_CYCLE)
+            return {"t": name, "r": self._shaped(name, shape, "..."), "len": size, "cycle": True}
+        if depth >= self.depth_cap or self._nodes >= self.nodes_cap:
+            sig.append(_STUB)
+            return {"t": name, "r": self._shaped(name, shape, "…" if size else ""), "len": size}
+        self._path.add(key)
+        try:
+            if id(base) in _DICTS:
+                return self._entries(value, base, name, shape, size, depth)
+            if info.kind == "namedtuple":
+                return self._named(value, info, size, depth)
+            return self._items(value, base, name, shape, size, depth)
+        finally:
+            self._path.discard(key)
+
+    def _items(self, value: object, base: type, name: str, shape: tuple | None, size: int, depth: int) -> dict:
+        if base is list:
+            window = _list_slice(value, slice(0, self.items_cap))
+        elif base is tuple:
+            window = _tuple_slice(value, slice(0, self.items_cap))
+        else:
+            window = list(islice(_ITERATE[id(base)](value), self.items_cap))
+        items, pieces = [], []
+        for item in window:
+            if self._nodes >= self.nodes_cap:
+                break
+            preview = self._node(item, depth + 1)
+            items.append(preview)
+            pieces.append(preview["r"])
+        self._sig.append(len(items))
+        if base is set or base is frozenset:     # hash order varies between runs: sort what is shown
+            order = _sorted_positions(window[:len(items)], pieces)
+            items, pieces = [items[i] for i in order], [pieces[i] for i in order]
+        more = size - len(items)
+        inner = ", ".join(pieces)
+        if base is tuple and size == 1 and shape is not None:
+            inner += ","
+        if more:
+            inner += ", …" if items else "…"
+        return {"t": name, "r": self._shaped(name, shape, inner), "len": size, "items": items, "more": more}
+
+    def _entries(self, value: object, base: type, name: str, shape: tuple | None, size: int, depth: int) -> dict:
+        keys = list(islice(_dict_iter(value), self.items_cap))
+        vals = list(islice(_dict_values(value), len(keys)))
+        if base is OrderedDict and size:
+            ordered = list(islice(_odict_iter(value), self.items_cap))
+            if all(id(type(k)) in EXACT_SCALARS for k in ordered):   # lookups hash builtin keys only
+                keys, vals = ordered, [dict.__getitem__(value, k) for k in ordered]
+        entries, pieces = [], []
+        for k, v in zip(keys, vals, strict=False):
+            if self._nodes >= self.nodes_cap:
+                break
+            kp = self._node(k, depth + 1)
+            vp = self._node(v, depth + 1)
+            entries.append([kp, vp])
+            pieces.append(f"{kp['r']}: {vp['r']}")
+        self._sig.append(len(entries))
+        more = size - len(entries)
+        inner = ", ".join(pieces)
+        if more:
+            inner += ", …" if entries else "…"
+        if shape is not None:
+            text = _cap_shape("{" + inner + "}", "}")
+        else:                                    # a dict subclass: Counter({...}), defaultdict({...})
+            text = _cap_shape(f"{name}({{{inner}}})", "})")
+        return {"t": name, "r": text, "len": size, "entries": entries, "more": more}
+
+    def _named(self, value: object, info: TypeInfo, size: int, depth: int) -> dict:
+        names = info.fields
+        fields, pieces = [], []
+        for index, item in enumerate(_tuple_slice(value, slice(0, self.items_cap))):
+            if self._nodes >= self.nodes_cap:
+                break
+            label = names[index] if index < len(names) else str(index)
+            preview = self._node(item, depth + 1)
+            fields.append([label, preview])
+            pieces.append(f"{label}={preview['r']}")
+        self._sig.append(len(fields))
+        return {"t": info.name, "r": _cap_shape(f"{info.name}({', '.join(pieces)})", ")"), "len": size,
+                "fields": fields, "more": size - len(fields)}
+
+    # -- objects: instances, dataclasses, exceptions, enum members ---------------------------
+    def _object(self, value: object, info: TypeInfo, depth: int) -> dict:
+        sig, name, kind = self._sig, info.name, info.kind
+        key = id(value)
+        sig.append(key)
+        if key in self._path:
+            sig.append(_CYCLE)
+            return {"t": name, "r": f"<{name} …>", "cycle": True}
+        pairs = self._stored_fields(value, info)
+        if kind == "enum":
+            member = next((v for k, v in pairs if k == "_name_"), None)
+            label = f"{name}.{member}" if type(member) is str else f"<{name}>"
+            sig.append(label)
+            return {"t": name, "r": label}
+        if kind == "exception":
+            try:
+                args = _exc_args(value)
+            except Exception:  # noqa: BLE001 - a broken exception object still gets a preview
+                args = ()
+            pairs.insert(0, ("args", args if type(args) is tuple else ()))
+        sig.append(len(pairs))
+        if depth >= self.depth_cap or self._nodes >= self.nodes_cap:
+            sig.append(_STUB)
+            return {"t": name, "r": f"<{name} …>" if pairs else f"<{name} object>"}
+        self._path.add(key)
+        fields, pieces = [], []
+        try:
+            for label, item in pairs[:self.items_cap]:
+                if self._nodes >= self.nodes_cap:
+                    break
+                sig.append(label)
+                preview = self._node(item, depth + 1)
+                fields.append([label, preview])
+                pieces.append(f"{label}={preview['r']}")
+        finally:
+            self._path.discard(key)
+        sig.append(len(fields))
+        if kind == "exception":
+            shown = fields[0][1].get("items", []) if fields else []
+            text = f"{name}({', '.join(item['r'] for item in shown)})"
+        elif kind == "dataclass":
+            text = f"{name}({', '.join(pieces)})"
+        else:
+            text = f"<{name} {', '.join(pieces)}>" if pieces else f"<{name} object>"
+        return {"t": name, "r": cut(text), "fields": fields, "more": len(pairs) - len(fields)}
+
+    def _stored_fields(self, value: object, info: TypeInfo) -> list[tuple[str, object]]:
+        """(name, value) of what the instance stores: its `__dict__`, then its slots (a dataclass:
+        its fields first), read through C descriptors only."""
+        pairs: list[tuple[str, object]] = []
+        if info.dict_descr is not None:
+            try:
+                stored = info.dict_descr.__get__(value)
+            except Exception:  # noqa: BLE001
+                stored = None
+            if type(stored) is dict:
+                keys = list(islice(_dict_iter(stored), FIELDS_READ))
+                for k, v in zip(keys, islice(_dict_values(stored), len(keys)), strict=False):
+                    pairs.append((k if type(k) is str else f"[{_short_key(k)}]", v))
+        for name, member in info.slots:
+            try:
+                pairs.append((name, member.__get__(value)))
+            except AttributeError:
+                continue
+        if info.fields:
+            order = {name: i for i, name in enumerate(info.fields)}
+            pairs.sort(key=lambda pair: order.get(pair[0], len(order)))
+        return pairs
+
+    def _described(self, value: object, info: TypeInfo) -> str:
+        """The short text of a function, class, module, generator or allowlisted stdlib value."""
+        kind = info.kind
+        try:
+            if kind == "class":
+                return f"<class '{_type_qualname(value)}'>"
+            if kind == "function":
+                return f"<function {_function_qualname(value)}>"
+            if kind == "repr":
+                text = repr(value)
+                return cut(text) if type(text) is str else f"<{info.name} object>"
+            if kind == "module":
+                module_name = _module_dict(value).get("__name__")
+                return f"<module '{module_name}'>" if type(module_name) is str else "<module>"
+            if kind in ("generator", "coroutine", "async_generator"):
+                return f"<{kind} {type(value).__dict__['__qualname__'].__get__(value)}>"
+            if kind == "method":
+                func = types.MethodType.__dict__["__func__"].__get__(value)
+                if type(func) is types.FunctionType:
+                    return f"<bound method {_function_qualname(func)}>"
+                return "<bound method>"
+            if kind == "builtin":
+                return f"<built-in {types.BuiltinFunctionType.__dict__['__qualname__'].__get__(value)}>"
+        except Exception:  # noqa: BLE001 - a describer must never fail the step
+            pass
+        return f"<{info.name} object>"
+
+    @staticmethod
+    def _shaped(name: str, shape: tuple | None, inner: str) -> str:
+        if shape is None:
+            return cut(f"{name}([{inner}])") if inner else f"{name}()"
+        if not inner and name in ("set", "frozenset"):
+            return f"{name}()"
+        opening, closing = shape
+        return _cap_shape(opening + inner + closing, closing)
+
+
+FIELDS_READ = 64     # instance attributes read per object (ITEMS_CAP of them are shown)
+
+
+def _sorted_positions(values: list, texts: list[str]) -> list[int]:
+    """Display order of a set's shown items: by value when all are exact numbers or all exact
+    strings (builtin comparisons only), else by their short text."""
+    positions = range(len(values))
+    kinds = {id(type(v)) for v in values}
+    if kinds and (kinds <= _ORDERED_NUMBERS or kinds == {id(str)}):
+        return sorted(positions, key=values.__getitem__)
+    return sorted(positions, key=texts.__getitem__)
+
+
+_ORDERED_NUMBERS = frozenset(map(id, (int, float, bool)))
+
+
+def _cap_shape(text: str, closing: str) -> str:
+    return text if len(text) <= REPR_CAP else text[:REPR_CAP - 1 - len(closing)] + "…" + closing
+
+
+def _int_text(value: object) -> str:
+    if not -BIG_INT < value < BIG_INT:
+        return f"<int with {int.bit_length(value)} bits>"
+    return _int_repr(value)
+
+
+def _short_key(key: object) -> str:
+    return cut(repr(key), 40) if id(type(key)) in EXACT_SCALARS else _type_name(type(key))

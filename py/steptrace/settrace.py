@@ -1,0 +1,72 @@
+"""The sys.settrace backend: portable (any CPython 3.11+, any Pyodide).
+
+The global trace function is called for every new frame and opts in (returns a
+local tracer) only for frames whose code lives in the shown file, compared by its
+full path, so every function of that file is recorded however it is reached:
+through decorators, `functools.lru_cache`, `contextmanager`, dispatch tables.
+
+CPython drops a trace function that raises, so a limit is not raised from here
+when `Recorder.raise_in_callbacks` is False: the runner's deadline delivers it as
+a signal instead, and tracing stays on while the program winds down.
+"""
+from __future__ import annotations
+
+import sys
+
+from .recorder import FrameState, LimitReached, Recorder
+
+
+class SettraceBackend:
+    """sys.settrace: a global trace function that only opts in for frames of the shown file."""
+
+    name = "settrace"
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+
+    def install(self) -> None:
+        recorder = self.recorder
+        filename = recorder.filename
+        enter, line, leave, raised, fault = recorder.enter, recorder.line, recorder.leave, recorder.raised, \
+            recorder.fault
+
+        def local_for(state: FrameState):
+            def local(frame, event, arg):
+                """The per-frame trace function: dispatch on the event name."""
+                try:
+                    if event == "line":
+                        line(state, frame, frame.f_lineno)
+                    elif event == "return":
+                        leave(state, frame, arg, None, None)
+                    elif event == "exception":
+                        raised(state, frame, arg[1])
+                except LimitReached:
+                    raise
+                except RecursionError:
+                    pass                   # the traced code is at the limit; it will raise itself
+                except Exception as error:  # noqa: BLE001 - a recorder bug must not change the run
+                    fault(event, error)
+                return local
+            return local
+
+        def global_trace(frame, event, arg):
+            """Called for every new frame: opt in only for the shown file."""
+            if frame.f_code.co_filename != filename:
+                return None
+            try:
+                state = enter(frame)
+            except LimitReached:
+                raise
+            except RecursionError:
+                return None
+            except Exception as error:  # noqa: BLE001
+                fault("call", error)
+                return None
+            if state.local is None:
+                state.local = local_for(state)
+            return state.local
+
+        sys.settrace(global_trace)
+
+    def uninstall(self) -> None:
+        sys.settrace(None)
