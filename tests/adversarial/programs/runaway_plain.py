@@ -1,0 +1,4 @@
+# runaway: yes: a plain infinite loop.
+def main():
+    while True:
+        pass
