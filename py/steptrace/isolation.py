@@ -67,8 +67,8 @@ class CleanRun:
 
     def __exit__(self, *exc_info: object) -> None:
         saved = self._saved
-        sys.settrace(saved["trace"])
-        sys.setprofile(saved["profile"])
+        _restore_hook(sys.gettrace, sys.settrace, saved["trace"])
+        _restore_hook(sys.getprofile, sys.setprofile, saved["profile"])
         try:
             self._warnings.__exit__(None, None, None)
         except Exception:  # noqa: BLE001 - a program that broke warnings still gets the rest restored
@@ -100,6 +100,15 @@ class CleanRun:
         for folder in (self.temp_dir, self.work_dir):
             if folder:
                 shutil.rmtree(folder, ignore_errors=True)
+
+
+def _restore_hook(get, set_, saved: object) -> None:
+    """Put a trace or profile hook back; one set from C (a profiler, coverage) is left alone if unchanged."""
+    if get() is not saved:
+        try:
+            set_(saved)
+        except TypeError:               # a C-level hook that cannot be set again from Python
+            set_(None)
 
 
 def _real_import(module: object) -> bool:

@@ -15,10 +15,11 @@ Two promises shape this module:
   Types are compared by identity, so no metaclass `__eq__`/`__hash__` runs either. The
   only reprs called are those of an allowlist of stdlib value types (exact types only).
 
-Each preview comes with a `Signature`: what the walk looked at, without holding any
-object the program might drop (ids and lengths of containers and objects, the
-immutable scalars themselves). The same signature means the same preview, so "did this
-value change?" is a walk that builds no dicts, and ids reused by new objects are harmless.
+Each preview comes with a `Snap`: what the walk looked at, without holding any object
+the program might drop (ids and lengths of containers and objects, the immutable
+scalars themselves, which pins their ids). While a walk finds the same, the preview is
+the same, so "did this value change?" builds no dicts, and an id reused by a new object
+is harmless: the walk goes on into its contents.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ import weakref
 from builtins import id, len, repr, type  # captured at import: a lesson may rebind the builtins
 from collections import Counter, OrderedDict, defaultdict, deque
 from itertools import islice
+from operator import is_
 
 REPR_CAP = 120          # characters of a short repr
 STR_CAP = 200           # characters of a string's text kept in "v"
@@ -61,7 +63,6 @@ EXACT_SCALARS = frozenset(map(id, (int, float, complex, bool, type(None), str, b
 _NUMBER_NAMES = {id(int): "int", id(float): "float", id(bool): "bool", id(type(None)): "NoneType"}
 _SHAPES = {"list": ("[", "]"), "tuple": ("(", ")"), "set": ("{", "}"), "frozenset": ("frozenset({", "})"),
            "dict": ("{", "}"), "deque": ("deque([", "])")}
-_CYCLE, _STUB = -1, -2     # signature markers
 # Stdlib value types whose own repr runs no user code (exact types only, found in their module).
 _REPR_ALLOWED = {
     "builtins": ("range", "slice", "memoryview", "ellipsis"),
@@ -75,15 +76,6 @@ _REPR_ALLOWED = {
 def cut(text: str, cap: int = REPR_CAP) -> str:
     """`text` shortened to `cap` characters, marking the cut with an ellipsis."""
     return text if _str_len(text) <= cap else _str_slice(text, slice(0, cap - 1)) + "…"
-
-
-Signature = list
-"""What one walk looked at, as a flat list compared with `==`: a type id opens every node, then
-its id and length (containers, objects), the exact scalars themselves (ints, short str/bytes,
-bools, None), the text of floats and of described values, and (id, length, hash) for long text.
-The type tag makes `==` exact (1 vs True, 0.0 vs -0.0 differ); no container, instance or long
-string is kept alive by it."""
-
 
 
 class TypeInfo:
@@ -187,8 +179,40 @@ _ITERATE = {id(set): _set_iter, id(frozenset): _frozenset_iter, id(deque): _dequ
 _NUMBER_TEXT = {id(int): lambda v: _int_text(v), id(float): _float_repr, id(complex): _complex_repr}
 
 
+class Snap:
+    """What one node's preview was built from, without a reference to the node itself.
+
+    `kind` is the id of its type; for data and objects `size`, the ids of the items (dict:
+    keys, then values; object: field values) its preview showed, the exact scalars among
+    them held (so their ids cannot be reused while the snap lives), the `kids` snaps of the
+    containers and objects among them by position, and the field `names`; for text-like
+    and described values the `text` the preview showed. While a walk from the same root
+    finds all of this again, the preview is the same (`Previewer.holds`).
+    """
+
+    __slots__ = ("kind", "tag", "size", "ids", "held", "kids", "text", "names", "base")
+
+    def __init__(self, kind: int, tag: str, size: int = -1, base: type | None = None) -> None:
+        self.kind, self.tag, self.size, self.base = kind, tag, size, base
+        self.ids: list[int] = []
+        self.held: list = []
+        self.kids: list[tuple[int, Snap]] = []
+        self.text: object = None
+        self.names: list[str] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Snap:
+            return NotImplemented
+        return (self.kind == other.kind and self.tag == other.tag and self.size == other.size
+                and self.ids == other.ids and len(self.held) == len(other.held)
+                and all(map(is_, self.held, other.held)) and self.kids == other.kids
+                and self.text == other.text and self.names == other.names)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 class Previewer:
-    """Builds previews and signatures; holds per-type facts (weakly) and nothing of the program's."""
+    """Builds previews and their snaps; holds per-type facts and nothing of the program's."""
 
     def __init__(self, str_cap: int = STR_CAP, items_cap: int = ITEMS_CAP, depth_cap: int = DEPTH_CAP,
                  nodes_cap: int = NODES_CAP) -> None:
@@ -197,22 +221,42 @@ class Previewer:
         self._small: dict = {}
         self._nodes = 0
         self._path: set[int] = set()
-        self._sig: list = []
+        self._snap: Snap | None = None       # the snap of the node just previewed (None: a scalar)
 
     # -- entry points ---------------------------------------------------------------------
     def preview(self, value: object) -> dict:
         """The bounded preview of `value`."""
         return self.preview_and_signature(value)[0]
 
-    def preview_and_signature(self, value: object) -> tuple[dict, list]:
+    def preview_and_signature(self, value: object) -> tuple[dict, Snap]:
+        """The preview and its signature (a `Snap`; for a scalar, one that holds it)."""
         self._nodes = 0
         self._path = set()
-        self._sig = sig = []
-        return self._node(value, 0), sig
+        preview = self._node(value, 0)
+        snap = self._snap
+        if snap is None:
+            snap = Snap(id(type(value)), "scalar")
+            snap.ids.append(id(value))
+            snap.held.append(value)
+        return preview, snap
 
-    def signature(self, value: object) -> list:
-        """The signature a preview of `value` would have now: the change check."""
+    def signature(self, value: object) -> Snap:
+        """The signature a preview of `value` would have now."""
         return self.preview_and_signature(value)[1]
+
+    def holds(self, value: object, snap: Snap) -> bool:
+        """Would `value` preview exactly as when `snap` was taken? (No dicts built: the change check.)
+
+        Below the root no cycle bookkeeping is needed: every node reached has the id its
+        parent's snap recorded, so it stands where it stood, cycles included."""
+        if snap.tag == "scalar":
+            return snap.held[0] is value
+        try:
+            return self._holds(value, snap, 0)
+        except (RecursionError, MemoryError):
+            raise
+        except Exception:  # noqa: BLE001 - a value changed under the walk: build it again
+            return False
 
     def forget(self) -> None:
         """Drop the per-type facts: they hold the classes' descriptors, and so the classes."""
@@ -229,47 +273,44 @@ class Previewer:
 
     # -- nodes -------------------------------------------------------------------------------
     def _node(self, value: object, depth: int) -> dict:
+        """Preview one node; leaves its snap in `self._snap` (None for an exact scalar)."""
         self._nodes += 1
         cls = type(value)
-        sig = self._sig
-        sig.append(id(cls))
+        self._snap = None
         if id(cls) in EXACT_SCALARS:
             if cls is str:
                 return self._str(value, cls, "str", depth)
             if cls is bytes:
-                return self._bytes(value, cls, "bytes")
-            preview = self.number(cls, value)
-            sig.append(value if cls is not float and cls is not complex else preview["r"])
-            return preview
+                return self._bytes(value, "bytes")
+            return self.number(cls, value)
         info = self.info(cls)
         kind = info.kind
         if kind == "data" or kind == "namedtuple":
             return self._data(value, info, depth)
         if kind in ("object", "dataclass", "exception", "enum"):
             return self._object(value, info, depth)
-        text = self._described(value, info)
-        sig.append(text)
+        snap = self._snap = Snap(id(cls), "text")
+        snap.text = text = self._described(value, info)
         return {"t": info.name, "r": text}
 
     def _str(self, value: object, cls: type, name: str, depth: int) -> dict:
         size = _str_len(value)
         cap = NESTED_STR_CAP if depth else self.str_cap
         head = value if size <= cap and cls is str else _str_slice(value, slice(0, cap))
-        if size <= HELD_TEXT_CAP:
-            self._sig.append(head if size <= cap else _str_slice(value, slice(0, size)))
-        else:
-            self._sig.extend((id(value), size, str.__hash__(value)))
+        if cls is not str:
+            snap = self._snap = Snap(id(cls), "text", size)
+            snap.text = head
         short = head if _str_len(head) <= REPR_CAP else _str_slice(head, slice(0, REPR_CAP))
         return {"t": name, "r": cut(repr(short)), "v": head, "len": size}
 
-    def _bytes(self, value: object, cls: type, name: str) -> dict:
-        mutable = cls is bytearray
+    def _bytes(self, value: object, name: str) -> dict:
+        cls = type(value)
+        mutable = id(bytearray) in set(map(id, _type_mro(cls)))
         size = (bytearray.__len__ if mutable else _bytes_len)(value)
         head = bytes((bytearray.__getitem__ if mutable else bytes.__getitem__)(value, slice(0, REPR_CAP)))
-        if mutable or size <= HELD_TEXT_CAP:     # a bytearray's shown bytes are its signature
-            self._sig.extend((size, head))
-        else:
-            self._sig.extend((id(value), size, bytes.__hash__(value)))
+        if cls is not bytes:                      # mutable or a subclass: its shown bytes are its snap
+            snap = self._snap = Snap(id(cls), "text", size)
+            snap.text = head
         return {"t": name, "r": cut(repr(head)), "len": size}
 
     def number(self, cls: type, value: object) -> dict:
@@ -288,50 +329,60 @@ class Previewer:
 
     # -- data: builtin containers, text and numbers, and their subclasses --------------------
     def _data(self, value: object, info: TypeInfo, depth: int) -> dict:
-        base, name, sig = info.base, info.name, self._sig
+        base, name = info.base, info.name
         if base is str:
-            return self._str(value, str, name, depth)
+            return self._str(value, type(value), name, depth)
         if base is bytes or base is bytearray:
-            return self._bytes(value, base, name)
+            return self._bytes(value, name)
         if id(base) in _NUMBER_TEXT:
-            text = _NUMBER_TEXT[id(base)](value)
-            sig.append(text)
+            snap = self._snap = Snap(id(type(value)), "text")
+            snap.text = text = _NUMBER_TEXT[id(base)](value)
             return {"t": name, "r": text}
         size = _LENGTH[id(base)](value)
         key = id(value)
-        sig.extend((key, size))
         shape = _SHAPES.get(name) if type(value) is base else None
+        snap = Snap(id(type(value)), "data", size, base)
         if key in self._path:
-            sig.append(_CYCLE)
+            snap.tag = "cycle"
+            self._snap = snap
             return {"t": name, "r": self._shaped(name, shape, "..."), "len": size, "cycle": True}
         if depth >= self.depth_cap or self._nodes >= self.nodes_cap:
-            sig.append(_STUB)
+            snap.tag = "stub"
+            self._snap = snap
             return {"t": name, "r": self._shaped(name, shape, "…" if size else ""), "len": size}
         self._path.add(key)
         try:
+            window = _window(value, base, self.items_cap)
             if id(base) in _DICTS:
-                return self._entries(value, base, name, shape, size, depth)
-            if info.kind == "namedtuple":
-                return self._named(value, info, size, depth)
-            return self._items(value, base, name, shape, size, depth)
+                preview = self._entries(window, snap, name, shape, size, depth)
+            elif info.kind == "namedtuple":
+                preview = self._named(window, snap, info, size, depth)
+            else:
+                preview = self._items(window, snap, base, name, shape, size, depth)
         finally:
             self._path.discard(key)
+        self._snap = snap
+        return preview
 
-    def _items(self, value: object, base: type, name: str, shape: tuple | None, size: int, depth: int) -> dict:
-        if base is list:
-            window = _list_slice(value, slice(0, self.items_cap))
-        elif base is tuple:
-            window = _tuple_slice(value, slice(0, self.items_cap))
-        else:
-            window = list(islice(_ITERATE[id(base)](value), self.items_cap))
-        items, pieces = [], []
-        for item in window:
+    def _children(self, window: list, snap: Snap, depth: int) -> list[dict]:
+        """Previews of the window's items while the node budget lasts; fills `snap`."""
+        shown = []
+        held, kids = snap.held, snap.kids
+        for position, item in enumerate(window):
             if self._nodes >= self.nodes_cap:
                 break
-            preview = self._node(item, depth + 1)
-            items.append(preview)
-            pieces.append(preview["r"])
-        self._sig.append(len(items))
+            shown.append(self._node(item, depth + 1))
+            if self._snap is None:
+                held.append(item)
+            else:
+                kids.append((position, self._snap))
+        snap.ids = list(map(id, window[:len(shown)]))
+        return shown
+
+    def _items(self, window: list, snap: Snap, base: type, name: str, shape: tuple | None, size: int,
+               depth: int) -> dict:
+        items = self._children(window, snap, depth)
+        pieces = [item["r"] for item in items]
         if base is set or base is frozenset:     # hash order varies between runs: sort what is shown
             order = _sorted_positions(window[:len(items)], pieces)
             items, pieces = [items[i] for i in order], [pieces[i] for i in order]
@@ -343,22 +394,14 @@ class Previewer:
             inner += ", …" if items else "…"
         return {"t": name, "r": self._shaped(name, shape, inner), "len": size, "items": items, "more": more}
 
-    def _entries(self, value: object, base: type, name: str, shape: tuple | None, size: int, depth: int) -> dict:
-        keys = list(islice(_dict_iter(value), self.items_cap))
-        vals = list(islice(_dict_values(value), len(keys)))
-        if base is OrderedDict and size:
-            ordered = list(islice(_odict_iter(value), self.items_cap))
-            if all(id(type(k)) in EXACT_SCALARS for k in ordered):   # lookups hash builtin keys only
-                keys, vals = ordered, [dict.__getitem__(value, k) for k in ordered]
-        entries, pieces = [], []
-        for k, v in zip(keys, vals, strict=False):
-            if self._nodes >= self.nodes_cap:
-                break
-            kp = self._node(k, depth + 1)
-            vp = self._node(v, depth + 1)
-            entries.append([kp, vp])
-            pieces.append(f"{kp['r']}: {vp['r']}")
-        self._sig.append(len(entries))
+    def _entries(self, window: list, snap: Snap, name: str, shape: tuple | None, size: int, depth: int) -> dict:
+        shown = self._children(window, snap, depth)
+        entries = [[shown[i], shown[i + 1]] for i in range(0, len(shown) - 1, 2)]
+        del snap.ids[2 * len(entries):]          # an entry whose value did not fit is not shown
+        snap.held.clear()
+        snap.held.extend(item for item in window[:2 * len(entries)] if id(type(item)) in EXACT_SCALARS)
+        snap.kids[:] = [(position, kid) for position, kid in snap.kids if position < 2 * len(entries)]
+        pieces = [f"{k['r']}: {v['r']}" for k, v in entries]
         more = size - len(entries)
         inner = ", ".join(pieces)
         if more:
@@ -369,65 +412,67 @@ class Previewer:
             text = _cap_shape(f"{name}({{{inner}}})", "})")
         return {"t": name, "r": text, "len": size, "entries": entries, "more": more}
 
-    def _named(self, value: object, info: TypeInfo, size: int, depth: int) -> dict:
+    def _named(self, window: list, snap: Snap, info: TypeInfo, size: int, depth: int) -> dict:
         names = info.fields
+        shown = self._children(window, snap, depth)
         fields, pieces = [], []
-        for index, item in enumerate(_tuple_slice(value, slice(0, self.items_cap))):
-            if self._nodes >= self.nodes_cap:
-                break
+        for index, preview in enumerate(shown):
             label = names[index] if index < len(names) else str(index)
-            preview = self._node(item, depth + 1)
             fields.append([label, preview])
             pieces.append(f"{label}={preview['r']}")
-        self._sig.append(len(fields))
         return {"t": info.name, "r": _cap_shape(f"{info.name}({', '.join(pieces)})", ")"), "len": size,
                 "fields": fields, "more": size - len(fields)}
 
     # -- objects: instances, dataclasses, exceptions, enum members ---------------------------
     def _object(self, value: object, info: TypeInfo, depth: int) -> dict:
-        sig, name, kind = self._sig, info.name, info.kind
+        name, kind = info.name, info.kind
         key = id(value)
-        sig.append(key)
+        snap = Snap(id(type(value)), "object")
         if key in self._path:
-            sig.append(_CYCLE)
+            snap.tag = "cycle"
+            self._snap = snap
             return {"t": name, "r": f"<{name} …>", "cycle": True}
-        pairs = self._stored_fields(value, info)
+        pairs = self._pairs(value, info)
+        snap.names = [label for label, _ in pairs]
         if kind == "enum":
             member = next((v for k, v in pairs if k == "_name_"), None)
-            label = f"{name}.{member}" if type(member) is str else f"<{name}>"
-            sig.append(label)
+            snap.text = label = f"{name}.{member}" if type(member) is str else f"<{name}>"
+            snap.tag = "text"
+            snap.names = None
+            self._snap = snap
             return {"t": name, "r": label}
-        if kind == "exception":
-            try:
-                args = _exc_args(value)
-            except Exception:  # noqa: BLE001 - a broken exception object still gets a preview
-                args = ()
-            pairs.insert(0, ("args", args if type(args) is tuple else ()))
-        sig.append(len(pairs))
+        snap.size = len(pairs)
         if depth >= self.depth_cap or self._nodes >= self.nodes_cap:
-            sig.append(_STUB)
+            snap.tag = "stub"
+            self._snap = snap
             return {"t": name, "r": f"<{name} …>" if pairs else f"<{name} object>"}
         self._path.add(key)
-        fields, pieces = [], []
         try:
-            for label, item in pairs[:self.items_cap]:
-                if self._nodes >= self.nodes_cap:
-                    break
-                sig.append(label)
-                preview = self._node(item, depth + 1)
-                fields.append([label, preview])
-                pieces.append(f"{label}={preview['r']}")
+            shown = self._children([item for _, item in pairs[:self.items_cap]], snap, depth)
         finally:
             self._path.discard(key)
-        sig.append(len(fields))
+        self._snap = snap
+        fields = [[label, preview] for (label, _), preview in zip(pairs, shown, strict=False)]
+        pieces = [f"{label}={preview['r']}" for label, preview in fields]
         if kind == "exception":
-            shown = fields[0][1].get("items", []) if fields else []
-            text = f"{name}({', '.join(item['r'] for item in shown)})"
+            args = fields[0][1].get("items", []) if fields else []
+            text = f"{name}({', '.join(item['r'] for item in args)})"
         elif kind == "dataclass":
             text = f"{name}({', '.join(pieces)})"
         else:
             text = f"<{name} {', '.join(pieces)}>" if pieces else f"<{name} object>"
         return {"t": name, "r": cut(text), "fields": fields, "more": len(pairs) - len(fields)}
+
+    def _pairs(self, value: object, info: TypeInfo) -> list[tuple[str, object]]:
+        """The (name, value) fields an object is shown by: an exception's args first."""
+        pairs = self._stored_fields(value, info)
+        if info.kind == "exception":
+            try:
+                args = _exc_args(value)
+            except Exception:  # noqa: BLE001 - a broken exception object still gets a preview
+                args = ()
+            pairs.insert(0, ("args", args if type(args) is tuple else ()))
+        return pairs
 
     def _stored_fields(self, value: object, info: TypeInfo) -> list[tuple[str, object]]:
         """(name, value) of what the instance stores: its `__dict__`, then its slots (a dataclass:
@@ -451,6 +496,63 @@ class Previewer:
             order = {name: i for i, name in enumerate(info.fields)}
             pairs.sort(key=lambda pair: order.get(pair[0], len(order)))
         return pairs
+
+    # -- the change check ----------------------------------------------------------------------
+    def _holds(self, value: object, snap: Snap, depth: int) -> bool:
+        if id(type(value)) != snap.kind:
+            return False
+        tag = snap.tag
+        if tag == "data":
+            base = snap.base
+            if _LENGTH[id(base)](value) != snap.size:
+                return False
+            ids = snap.ids
+            if base is list:
+                window = _list_slice(value, slice(0, len(ids)))
+            elif base is tuple:
+                window = _tuple_slice(value, slice(0, len(ids)))
+            else:
+                window = _window(value, base, self.items_cap)[:len(ids)]
+        elif tag == "object":
+            pairs = self._pairs(value, self.info(type(value)))
+            if len(pairs) != snap.size or [label for label, _ in pairs] != snap.names:
+                return False
+            ids = snap.ids
+            window = [item for _, item in pairs[:len(ids)]]
+        elif tag == "text":
+            return self._text_of(value, type(value), depth) == snap.text
+        elif tag == "stub":
+            return self._size_of(value, type(value)) == snap.size
+        else:                                   # a cycle: the same id, so the same ancestor
+            return True
+        if list(map(id, window)) != ids:
+            return False
+        for position, kid in snap.kids:
+            if not self._holds(window[position], kid, depth + 1):
+                return False
+        return True
+
+    def _text_of(self, value: object, cls: type, depth: int) -> object:
+        """What a text-like node's snap keeps, computed again (see `_node`)."""
+        info = self.info(cls)
+        base = info.base
+        if base is str:
+            return _str_slice(value, slice(0, NESTED_STR_CAP if depth else self.str_cap))
+        if base is bytes or base is bytearray:
+            return bytes((bytearray.__getitem__ if base is bytearray else bytes.__getitem__)(
+                value, slice(0, REPR_CAP)))
+        if id(base) in _NUMBER_TEXT:
+            return _NUMBER_TEXT[id(base)](value)
+        if info.kind == "enum":
+            member = next((v for k, v in self._stored_fields(value, info) if k == "_name_"), None)
+            return f"{info.name}.{member}" if type(member) is str else f"<{info.name}>"
+        return self._described(value, info)
+
+    def _size_of(self, value: object, cls: type) -> int:
+        info = self.info(cls)
+        if info.kind == "data":
+            return _LENGTH[id(info.base)](value)
+        return len(self._pairs(value, info))
 
     def _described(self, value: object, info: TypeInfo) -> str:
         """The short text of a function, class, module, generator or allowlisted stdlib value."""
@@ -487,6 +589,26 @@ class Previewer:
             return f"{name}()"
         opening, closing = shape
         return _cap_shape(opening + inner + closing, closing)
+
+
+def _window(value: object, base: type, cap: int) -> list:
+    """The items a preview shows, read through the builtin base's C methods: a sequence's first
+    `cap` items; a dict's first `cap` keys and values interleaved (k0, v0, k1, v1, …)."""
+    if base is list:
+        return _list_slice(value, slice(0, cap))
+    if base is tuple:
+        return list(_tuple_slice(value, slice(0, cap)))
+    if id(base) not in _DICTS:
+        return list(islice(_ITERATE[id(base)](value), cap))
+    keys = list(islice(_dict_iter(value), cap))
+    vals = list(islice(_dict_values(value), len(keys)))
+    if base is OrderedDict and keys:
+        ordered = list(islice(_odict_iter(value), cap))
+        if all(id(type(k)) in EXACT_SCALARS for k in ordered):   # lookups hash builtin keys only
+            keys, vals = ordered, [dict.__getitem__(value, k) for k in ordered]
+    window = [None] * (2 * len(keys))
+    window[0::2], window[1::2] = keys, vals
+    return window
 
 
 FIELDS_READ = 64     # instance attributes read per object (ITEMS_CAP of them are shown)

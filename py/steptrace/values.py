@@ -12,7 +12,7 @@ from __future__ import annotations
 from builtins import id, len, type  # captured at import: a lesson may rebind the builtins
 from json import dumps
 
-from .previews import EXACT_SCALARS, STR_CAP, Previewer
+from .previews import EXACT_SCALARS, STR_CAP, Previewer, Snap
 
 NUMBERS = frozenset(map(id, (int, float, bool, type(None))))
 
@@ -32,7 +32,7 @@ class ValuePool:
         self.previewer = previewer or Previewer()
         self.items: list[dict] = []
         self._index: dict[int, int] = {}        # id(preview) -> index in `items`
-        self._cache: dict[int, tuple] = {}      # id(object) -> (signature, preview); holds no object
+        self._cache: dict[int, tuple] = {}      # id(object) -> (Snap, preview); holds no container or object
         self._texts: dict[str, dict] = {}       # short str -> preview
         self._by_text: dict[str, int] = {}      # JSON of a structured preview -> index (equal data, one entry)
         self._kept: list[dict] = []             # previews folded into an equal one (their ids stay valid)
@@ -61,7 +61,7 @@ class ValuePool:
             self.items.append(preview)
         return ref
 
-    def preview(self, value: object) -> tuple[dict, list | None]:
+    def preview(self, value: object) -> tuple[dict, Snap | None]:
         """(preview, signature) of `value`; the signature is None for exact scalars (compare
         those by identity), else pass it to `same` later."""
         kind = type(value)
@@ -77,14 +77,14 @@ class ValuePool:
                 return preview, None
             return self.previewer.preview(value), None
         cached = self._cache.get(id(value))
-        preview, signature = self.previewer.preview_and_signature(value)
-        if cached is not None and cached[0] == signature:
+        if cached is not None and self.previewer.holds(value, cached[0]):
             return cached[1], cached[0]
+        preview, signature = self.previewer.preview_and_signature(value)
         if len(self._cache) >= self.CACHE_CAP:
             self._cache.clear()
         self._cache[id(value)] = (signature, preview)
         return preview, signature
 
-    def same(self, value: object, signature: list) -> bool:
+    def same(self, value: object, signature: Snap) -> bool:
         """Would `value` preview exactly as when `signature` was taken?"""
-        return self.previewer.signature(value) == signature
+        return self.previewer.holds(value, signature)

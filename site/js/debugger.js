@@ -4,6 +4,7 @@
 // replay engine without running anything again. Breakpoints live here, so they exist before the
 // first run and survive a re-run of the same case; switching the case clears them and the replay.
 
+import { parseCondition } from "./conditions.js";
 import { Replay } from "./replay.js";
 import { renderValue } from "./values-view.js";
 import { isHistory, renderHistory } from "./history-picture.js";
@@ -136,7 +137,14 @@ export class Debugger extends EventTarget {
   }
 
   setBreakpoint(line, { condition = "", hitCount = null } = {}) {
-    this.breakpoints.set(line, { condition, hitCount });
+    // Checked as it is typed, before any run: a condition that does not parse keeps the breakpoint off.
+    let error = null;
+    try {
+      if (condition) parseCondition(condition);
+    } catch (problem) {
+      error = String(problem.message ?? problem);
+    }
+    this.breakpoints.set(line, { condition, hitCount, error });
     this.#syncBreakpoints();
     this.#renderBreakpoints();
     this.#changed();
@@ -200,7 +208,7 @@ export class Debugger extends EventTarget {
     if (answer.type !== "trace") {
       const message = answer.type === "runaway" ? this.t("runaway", { seconds: Math.ceil(this.worker.deadlineMs / 1000) })
         : answer.type === "stopped" ? this.t("stopped_by_reader")
-          : answer.type === "crashed" ? this.t("worker_crashed")
+          : answer.type === "crashed" ? this.t("worker_crashed") + (answer.message ? ` (${answer.message})` : "")
             : answer.type === "unresponsive" ? this.t("unresponsive") : answer.message;
       this.#fail(message);
       return null;
@@ -214,6 +222,8 @@ export class Debugger extends EventTarget {
     }
     this.lastRunMs = answer.ms;
     this.stopKind = answer.stopKind ?? null;
+    // The recorder itself could not run (end "failed"): the trace says why; start the next run afresh.
+    if (this.trace.end.status === "failed") this.worker.restart();
     this.#syncBreakpoints();
     this.slider.max = String(this.replay.totalStops + 1);
     this.slider.min = "1";
@@ -241,8 +251,9 @@ export class Debugger extends EventTarget {
         this.replay.setBreakpoint(line, { condition: bp.condition || null, hitCount: bp.hitCount || null });
         bp.error = null;
       } catch (error) {
+        // Never silently true or false: the breakpoint stays off, and says why, until the condition parses.
         bp.error = String(error.message ?? error);
-        this.replay.setBreakpoint(line); // keep it as a plain breakpoint until the condition parses
+        this.replay.setBreakpoint(line, { enabled: false });
       }
     }
   }
@@ -422,6 +433,10 @@ export class Debugger extends EventTarget {
     const lines = [];
     const gap = this.replay.gapInfo();
     if (gap && !position.finished && this.replay.isAfterGap(index)) lines.push(this.t("gap", { n: gap.dropped.toLocaleString() }));
+    const failed = this.replay.conditionError;
+    if (failed && !position.finished && failed.index === index) {
+      lines.push(this.t("condition_failed", { line: failed.line, message: failed.message }));
+    }
     if (position.finished) {
       const end = this.trace.end;
       if (this.stopKind) {

@@ -68,6 +68,13 @@ export class PythonWorker extends EventTarget {
 
   #answer(data) {
     const pending = this.pending;
+    if (data.type === "failed" && data.fatal) {
+      // The interpreter cannot run again (e.g. the JS stack overflowed): boot a new one at once,
+      // whoever was waiting for this answer.
+      this.restart();
+      if (pending && data.id === pending.id) this.#settle(pending, { type: "crashed", id: data.id, message: data.message });
+      return;
+    }
     if (!pending || data.id !== pending.id) return; // stale: nobody waits for it any more
     if (data.type === "phase") {
       // The code has stopped running; interrupting now would only lose the trace being written.

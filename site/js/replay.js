@@ -695,7 +695,8 @@ export class Replay {
    *   locals of the frame at that event; '' or null = none. A condition that
    *   does not parse throws ConditionError (message names the column;
    *   `.position` is the 0-based offset). One that cannot be evaluated at an
-   *   event counts as false there; see conditionError / breakpoints()[].error.
+   *   event stops there whatever the hit count (as bdb does), so the reader
+   *   sees where and why; see conditionError / breakpoints()[].error.
    * - hitCount N: the first N-1 hits are skipped; the breakpoint pauses on its
    *   Nth hit and every later one. Hits are counted over the whole trace in
    *   event order (not in the order the reader navigated), after the
@@ -799,7 +800,7 @@ export class Replay {
       const q = p - s;
       if (N > 1) {
         this._countHitsUpTo(bp, s, q);
-        if (bp.results[q] === 1 && bp.cum[q] >= N) return le[p];
+        if ((bp.results[q] === 1 && bp.cum[q] >= N) || bp.results[q] === 3) return le[p];
       } else if (this._condAt(bp, s, q)) return le[p];
     }
     return -1;
@@ -814,11 +815,19 @@ export class Replay {
     if (q + 1 > bp.evalUpTo) bp.evalUpTo = q + 1;
   }
 
-  /** Condition of bp at its q-th line event (cached). */
+  /**
+   * Condition of bp at its q-th line event (cached: 1 true, 2 false, 3 could not be
+   * evaluated, which stops like a hit). The error of the event being stopped at is
+   * `conditionError`.
+   */
   _condAt(bp, s, q) {
     const cached = bp.results[q];
-    if (cached !== 0) return cached === 1;
     const i = this._leList[s + q];
+    if (cached === 3) {
+      this._condError = { line: bp.line, index: i, message: bp.errors.get(i) };
+      return true;
+    }
+    if (cached !== 0) return cached === 1;
     const lk = this._lookup();
     lk.moveTo(this._fidx[i], i);
     let ok = false;
@@ -827,7 +836,10 @@ export class Replay {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       bp.error = { index: i, message };
+      (bp.errors ??= new Map()).set(i, message);
       this._condError = { line: bp.line, index: i, message };
+      bp.results[q] = 3;
+      return true;
     }
     bp.results[q] = ok ? 1 : 2;
     return ok;

@@ -4,8 +4,6 @@
 // `<img onerror>` inside a value shows as the characters it is. Containers open lazily: a 10,000-item
 // preview costs nothing until the reader expands it.
 
-const CONTAINERS = new Set(["list", "tuple", "set", "frozenset", "dict"]);
-
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -27,14 +25,10 @@ export function shortText(value) {
  */
 export function renderValue(value, t) {
   if (!value || typeof value !== "object") return el("span", "v", String(value));
-  if (value.err) {
-    // Why the value is not shown in full (its repr raised, was cut or was too slow) is part of it.
-    const node = el("span", "v v-err", value.r ?? "?");
-    node.append(" ", el("span", "v-more", `(${value.err})`));
-    return node;
-  }
   if (value.t === "str") return renderString(value, t);
-  const expandable = CONTAINERS.has(value.t) && !value.cycle && (value.items?.length || value.entries?.length);
+  // Data (items, entries) and objects (fields: an instance's attributes, a dataclass's or named
+  // tuple's fields, an exception's args) open the same way.
+  const expandable = !value.cycle && (value.items?.length || value.entries?.length || value.fields?.length);
   if (!expandable) {
     const node = el("span", `v v-${cssType(value.t)}`, value.r ?? value.t);
     if (value.cycle) node.classList.add("v-cycle");
@@ -42,7 +36,8 @@ export function renderValue(value, t) {
   }
   const details = el("details", "v v-container");
   const summary = el("summary");
-  summary.append(el("span", "v-type", `${value.t}[${value.len ?? "?"}]`), " ", el("span", "v-short", value.r ?? ""));
+  const size = value.len ?? value.fields?.length ?? "?";
+  summary.append(el("span", "v-type", `${value.t}[${size}]`), " ", el("span", "v-short", value.r ?? ""));
   details.append(summary);
   details.addEventListener("toggle", () => {
     if (!details.open || details.dataset.filled) return;
@@ -63,7 +58,13 @@ function renderString(value, t) {
 
 function renderItems(value, t) {
   const list = el("ul", "v-items");
-  if (value.t === "dict") {
+  if (value.fields) {
+    for (const [name, item] of value.fields) {
+      const row = el("li");
+      row.append(el("span", "v-key", name), el("span", "v-colon", " = "), renderValue(item, t));
+      list.append(row);
+    }
+  } else if (value.entries) {
     for (const [key, item] of value.entries ?? []) {
       const row = el("li");
       row.append(el("span", "v-key", shortText(key)), el("span", "v-colon", ": "), renderValue(item, t));

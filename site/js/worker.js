@@ -6,7 +6,9 @@
 //   out: {type: "progress", phase: "runtime" | "sources" | "ready"}
 //        {type: "ready", python, ms, phases: {load, setup}} | {type: "boot-error", message}
 //        {type: "phase", id, phase: "finishing"} (the run's code has ended; its trace is being written)
-//        {type: "trace", id, json, ms} | {type: "failed", id, message}
+//        {type: "trace", id, json, ms} | {type: "failed", id, message, fatal}
+//   `fatal`: the interpreter is unusable after this run (a JS stack overflow, a run that returned
+//   nothing); the page must boot a new worker.
 // A trace crosses the boundary as one JSON string: no PyProxy leaves this file.
 import { loadPyodide } from "../../pyodide/pyodide.mjs";
 
@@ -51,6 +53,7 @@ async function boot({ files, root, interrupt }) {
     pyodide.FS.writeFile(target, bytes);
   }
   if (interrupt) pyodide.setInterruptBuffer(new Uint8Array(interrupt));
+  pyodideRef = pyodide;
   // From a snapshot the recorder is already imported; the lesson's modules are found afresh.
   runCase = pyodide.runPython(`
 import sys
@@ -67,6 +70,17 @@ run_case`);
   postMessage({ type: "ready", python, ms, phases: { load: loadedMs, setup: ms - loadedMs } });
 }
 
+let pyodideRef = null;
+
+/** Is the interpreter still usable after a failed run? (Pyodide's fatal errors disable its API.) */
+function usable() {
+  try {
+    return pyodideRef.runPython("0") === 0;
+  } catch {
+    return false;
+  }
+}
+
 function run(request) {
   const started = performance.now();
   try {
@@ -78,9 +92,13 @@ function run(request) {
       // The code has stopped; only the trace is being written: the page's watchdog waits for it.
       on_phase: (phase) => postMessage({ type: "phase", id: request.id, phase }),
     });
+    if (typeof json !== "string" || !json) {
+      postMessage({ type: "failed", id: request.id, message: "the run returned no trace", fatal: true });
+      return;
+    }
     postMessage({ type: "trace", id: request.id, json, ms: performance.now() - started });
   } catch (error) {
-    postMessage({ type: "failed", id: request.id, message: String(error?.message ?? error) });
+    postMessage({ type: "failed", id: request.id, message: String(error?.message ?? error), fatal: !usable() });
   }
 }
 

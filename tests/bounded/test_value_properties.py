@@ -51,8 +51,14 @@ def test_shared_references_cost_nodes_not_paths(picks, doublings):
     top = nodes[-1]
     for _ in range(doublings):
         top = [top, top]
-    preview, signature = Previewer().preview_and_signature(top)
-    assert len(json.dumps(preview)) < 400_000 and len(signature) < 20_000
+    previewer = Previewer()
+    preview, signature = previewer.preview_and_signature(top)
+    assert len(json.dumps(preview)) < 400_000 and snap_nodes(signature) <= previews.NODES_CAP
+    assert previewer.holds(top, signature)
+
+
+def snap_nodes(snap) -> int:
+    return 1 + sum(snap_nodes(kid) for _, kid in snap.kids)
 
 
 mutable_values = st.recursive(
@@ -134,6 +140,7 @@ hostile_values = st.recursive(
 @settings(max_examples=100, deadline=None)
 @given(hostile_values)
 def test_objects_are_previewed_without_their_dunders(value):
-    preview, signature = Previewer().preview_and_signature(value)
+    previewer = Previewer()
+    preview, signature = previewer.preview_and_signature(value)
     json.dumps(preview)
-    assert Previewer().signature(value) == signature
+    assert Previewer().signature(value) == signature and previewer.holds(value, signature)

@@ -310,3 +310,31 @@ def test_deep_link_restores_case_breakpoints_and_step(lesson, open_page):
     restored.expect_paused(58)
     restored.press("continue")
     restored.expect_finished()
+
+
+def test_conditions_never_decide_silently(lesson):
+    """A condition that fails at a hit stops there and says why (as bdb does); one that does not
+    parse leaves its breakpoint off, and says so, instead of counting as true or false."""
+    widget = Widget(lesson.page, "split_history")
+    widget.reset("normal")  # two exchanges: line 46 runs twice
+    widget.bp(46).click()
+    condition = widget.root.get_by_role("textbox", name="条件 第46行", exact=True)
+    condition.fill("missing > 1")
+    condition.press("Enter")
+    widget.press("debug")
+    widget.expect_paused(46)
+    expect(widget.error_message).to_contain_text("第46行断点的条件在这里出错")
+    expect(widget.error_message).to_contain_text("missing")
+    widget.press("continue")
+    widget.expect_paused(46)
+    widget.press("continue")
+    widget.expect_finished()
+
+    widget.reset("normal")
+    widget.bp(46).click()
+    condition = widget.root.get_by_role("textbox", name="条件 第46行", exact=True)
+    condition.fill("index >")
+    condition.press("Enter")
+    expect(widget.root.locator(".bp-error")).to_contain_text("条件无法解析，断点未启用")
+    widget.press("debug")
+    widget.expect_finished()   # the broken condition neither stopped nor silently passed as a hit

@@ -142,6 +142,33 @@ def test_a_worker_that_dies_is_replaced(open_page):
     expect_next_run_works(page)
 
 
+def test_a_fatal_interpreter_error_reboots_the_worker(open_page):
+    """Freeing a 20,000-deep nested list overflows the JS stack in Pyodide itself (untraced too):
+    the interpreter is dead after it. The page says so, boots a new one, and the next run works."""
+    watched = open_page()
+    page = watched.page
+    replace_code(page, "split_history", "deep = []\nfor _ in range(20_000):\n    deep = [deep]\n",
+                 "deep = None\n")
+    before = len(watched.errors)
+    _, message = run_until_error(page, "split_history", bound_s=LIVENESS_S)
+    assert "重新启动" in message
+    # Pyodide reports its own fatal error on the console: expected here, and nothing else.
+    reported = watched.errors[before:]
+    assert reported and all(line.startswith(("console.error", "worker console.error")) for line in reported)
+    assert any("Maximum call stack size exceeded" in line or "fatal" in line for line in reported), reported
+    del watched.errors[before:]
+    expect_next_run_works(page)
+
+
+def test_a_runaway_setup_is_stopped_by_the_page(open_page):
+    """Setup code is not traced, so in Pyodide only the page's deadline can stop it."""
+    page = open_page().page
+    replace_code(page, "split_history", "n = 0\nwhile True:\n    try:\n        n += 1\n"
+                 "    except BaseException:\n        pass\n", "pass\n")
+    run_until_error(page, "split_history", bound_s=LIVENESS_S)
+    expect_next_run_works(page)
+
+
 # ---------------------------------------------------------------- hostile values
 
 HOSTILE_SETUP = """

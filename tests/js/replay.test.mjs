@@ -486,16 +486,20 @@ describe('breakpoints', () => {
     assert.throws(() => r.setBreakpoint(0), /positive integer/);
   });
 
-  test('a condition that cannot be evaluated counts as false and is reported', () => {
+  test('a condition that cannot be evaluated stops there and is reported (as bdb does)', () => {
     const r = new Replay(A());
     r.setBreakpoint(9, { condition: 'missing > 1' });
-    assert.deepEqual(r.continue(), { index: 18, reason: 'end' });
-    // The most recent failure (add's line 9 runs at events 5 and 11).
-    assert.deepEqual(r.conditionError, { line: 9, index: 11, message: "name 'missing' is not defined here" });
+    // add's line 9 runs at events 5 and 11: each evaluation fails, each is a stop.
+    assert.deepEqual(r.continue(), { index: 5, reason: 'breakpoint' });
+    assert.deepEqual(r.conditionError, { line: 9, index: 5, message: "name 'missing' is not defined here" });
+    assert.deepEqual(r.continue(), { index: 11, reason: 'breakpoint' });
     assert.deepEqual(r.breakpoints()[0].error, { index: 11, message: "name 'missing' is not defined here" });
-    r.setBreakpoint(9, { condition: "a > 'x'" });
     r.start();
-    assert.deepEqual(r.continue(), { index: 18, reason: 'end' });
+    assert.deepEqual(r.continue(), { index: 5, reason: 'breakpoint' }, 'a cached failure stops again');
+    assert.equal(r.conditionError.index, 5);
+    r.setBreakpoint(9, { condition: "a > 'x'", hitCount: 5 });
+    r.start();
+    assert.deepEqual(r.continue(), { index: 5, reason: 'breakpoint' }, 'whatever the hit count');
     assert.match(r.conditionError.message, /'>' not supported between 'int' and 'str'/);
     r.clearBreakpoints();
     assert.equal(r.conditionError, null);
