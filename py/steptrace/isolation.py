@@ -24,6 +24,8 @@ import tempfile
 import warnings
 from builtins import dict, getattr, list, type  # captured at import: a lesson may rebind the builtins
 
+from .monitor import release_tool
+
 OWN_PACKAGE = __name__.rpartition(".")[0]      # "steptrace": never reloaded
 
 
@@ -43,6 +45,7 @@ class CleanRun:
             "environ": dict(os.environ), "gc": (gc.isenabled(), gc.get_threshold()),
             "hooks": (sys.displayhook, sys.excepthook, getattr(sys, "breakpointhook", None)),
             "logging": _logging_state(),
+            "tools": _monitoring_tools(),
         }
         self._warnings = warnings.catch_warnings()
         self._warnings.__enter__()               # also resets "once" registries for this run
@@ -92,6 +95,7 @@ class CleanRun:
         if saved["hooks"][2] is not None:
             sys.breakpointhook = saved["hooks"][2]
         _restore_logging(saved["logging"])
+        _restore_monitoring_tools(saved["tools"])
         if saved["cwd"] is not None:
             try:
                 os.chdir(saved["cwd"])
@@ -123,6 +127,19 @@ def _restore_mapping(current, saved: dict) -> None:
     for key, value in saved.items():
         if key not in current or current[key] is not value:
             current[key] = value
+
+
+def _monitoring_tools() -> list:
+    monitoring = getattr(sys, "monitoring", None)
+    return [monitoring.get_tool(tool) for tool in range(6)] if monitoring else []
+
+
+def _restore_monitoring_tools(before: list) -> None:
+    """Free the sys.monitoring tool ids the program took during the run."""
+    monitoring = getattr(sys, "monitoring", None)
+    for tool, owner in enumerate(before):
+        if owner is None and monitoring.get_tool(tool) is not None:
+            release_tool(tool)
 
 
 def _cwd() -> str | None:

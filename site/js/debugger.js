@@ -443,6 +443,9 @@ export class Debugger extends EventTarget {
         lines.push(this.stopKind === "runaway"
           ? this.t("runaway", { seconds: Math.ceil(this.worker.deadlineMs / 1000) }) : this.t("stopped_by_reader"));
       }
+      const faults = this.trace.stats?.internal_errors ?? [];
+      if (faults.length) lines.push(this.t("recorder_faults", { n: faults.length, first: faults[0] }));
+      if (end.status === "failed") lines.push(this.t("recorder_failed"));
       if (end.status === "stopped") {
         lines.push(this.t("stopped_after", { n: this.trace.stats.events.toLocaleString(), reason: this.t(`reason_${end.reason}`) }));
       }

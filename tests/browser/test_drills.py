@@ -160,6 +160,17 @@ def test_a_fatal_interpreter_error_reboots_the_worker(open_page):
     expect_next_run_works(page)
 
 
+def test_a_recorder_that_cannot_start_says_so_and_the_runtime_is_replaced(open_page):
+    """Setup takes every sys.monitoring tool id: the recorder cannot start. The page says so and boots
+    a new interpreter, where the next run works."""
+    page = open_page().page
+    take_all = "import sys\nfor tool in range(6):\n    sys.monitoring.use_tool_id(tool, 'x')\n"
+    replace_code(page, "split_history", take_all, "pass\n")
+    _, message = run_until_error(page, "split_history", bound_s=LIVENESS_S)
+    assert "RecorderError" in message and "记录器无法启动" in message
+    expect_next_run_works(page)
+
+
 def test_a_runaway_setup_is_stopped_by_the_page(open_page):
     """Setup code is not traced, so in Pyodide only the page's deadline can stop it."""
     page = open_page().page
