@@ -33,12 +33,13 @@ from pygments.token import STANDARD_TYPES
 REPO = Path(__file__).resolve().parent
 sys.path.insert(0, str(REPO / "py"))
 from steptrace import scenario as scenarios  # noqa: E402
+from steptrace import targets  # noqa: E402
 
 SITE = REPO / "site"
 PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # Python the worker needs besides the shown sources: the recorder (not its author-side CLI).
 WORKER_PACKAGES = ("py/steptrace",)
-AUTHOR_ONLY = {"__main__.py", "cli.py", "scenario.py"}
+AUTHOR_ONLY = {"__main__.py", "cli.py", "scenario.py", "targets.py"}
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
        "img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'none'")
@@ -76,24 +77,37 @@ def code_lines(text: str) -> list[Markup]:
 
 @dataclass
 class Snippet:
-    """A function's lines from a real file, highlighted, with real line numbers."""
+    """Lines of a real file, highlighted, with real line numbers; `shown` is the target's span
+    (the rest is rendered hidden, so a debugger can follow execution anywhere in the file)."""
     name: str
     first: int
     lines: list[Markup]
+    shown: tuple[int, int] = (0, 0)
 
     @property
     def numbered(self) -> list[tuple[int, Markup]]:
         return list(enumerate(self.lines, self.first))
 
 
+def find_target(path: Path, name: str, where: str) -> targets.Target:
+    found = targets.targets(ast.parse(path.read_text(encoding="utf-8")))
+    if name not in found:
+        raise BuildError(f"{where}: {path.relative_to(REPO)} defines no function, class or method {name!r}; "
+                         f"it has {', '.join(found) or 'none'}")
+    return found[name]
+
+
 def function_snippet(path: Path, name: str, where: str) -> Snippet:
-    text = path.read_text(encoding="utf-8")
-    for node in ast.parse(text).body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-            highlighted = code_lines(text)
-            return Snippet(name, first, highlighted[first - 1:node.end_lineno])
-    raise BuildError(f"{where}: {path.relative_to(REPO)} defines no top-level function {name!r}")
+    """The lines of one function, method or class."""
+    target = find_target(path, name, where)
+    highlighted = code_lines(path.read_text(encoding="utf-8"))
+    return Snippet(name, target.first, highlighted[target.first - 1:target.last], (target.first, target.last))
+
+
+def file_snippet(path: Path, name: str, where: str) -> Snippet:
+    """The whole file, with `name`'s span as the part shown first."""
+    target = find_target(path, name, where)
+    return Snippet(name, 1, code_lines(path.read_text(encoding="utf-8")), (target.first, target.last))
 
 
 # ---------------------------------------------------------------- lessons
@@ -107,8 +121,10 @@ class Lesson:
     # Per language, alternating prose HTML and widget specs (same widgets in both).
     parts: dict[str, list] = field(default_factory=dict)
     widgets: list[dict] = field(default_factory=list)
-    # Every top-level function of the shown source, for the "helpers" part of each setup section.
+    # Every top-level function and class of the shown source, for the "helpers" part of each setup section.
     functions: list[Snippet] = field(default_factory=list)
+    # [first, last] of every definition in the shown source: what the code pane shows around a frame.
+    spans: list[list[int]] = field(default_factory=list)
 
 
 def markdown() -> MarkdownIt:
@@ -163,8 +179,10 @@ def load_lesson(folder: Path) -> Lesson:
         raise BuildError(str(error)) from None
     lesson = Lesson(folder.name, {}, {"zh": meta["summary_zh"], "en": meta["summary_en"]}, data)
     source = REPO / data.source
+    tree = ast.parse(source.read_text("utf-8"))
     lesson.functions = [function_snippet(source, node.name, str(meta_path))
-                        for node in ast.parse(source.read_text("utf-8")).body if isinstance(node, ast.FunctionDef)]
+                        for node in tree.body if isinstance(node, targets.DEFINITIONS)]
+    lesson.spans = targets.spans(tree)
     md = markdown()
     reference = None
     for lang in LANGS:
@@ -191,7 +209,7 @@ def widget_spec(kind: str, arg: str, data: scenarios.Scenarios, where: str) -> d
                              f"{data.path.name} has {', '.join(data.functions)}")
         spec = data.functions[arg]
         source = REPO / data.source
-        return {"kind": "debugger", "function": arg, "spec": spec, "snippet": function_snippet(source, arg, where),
+        return {"kind": "debugger", "function": arg, "spec": spec, "snippet": file_snippet(source, arg, where),
                 "title": f"{data.source.removeprefix('py/')} · {arg}"}
     parts = arg.split()
     if len(parts) != 2:
@@ -213,13 +231,13 @@ def page_data(lesson: Lesson, root: str) -> dict:
             continue
         spec = widget["spec"]
         functions[spec.name] = {
-            "first_line": spec.first_line, "last_line": spec.last_line,
+            "first_line": spec.first_line, "last_line": spec.last_line, "kind": spec.kind,
             "cases": [{"id": c, **data.labels[c]} for c in spec.cases],
             "stages": [{"line": s.line, "zh": s.zh, "en": s.en} for s in spec.stages],
             "setup": spec.setup, "entry": spec.entry,
         }
     return {"lesson": lesson.slug, "source": data.source, "module": data.module, "setup": data.setup,
-            "root": root, "files": worker_files(data.source), "functions": functions}
+            "root": root, "files": worker_files(data.source), "functions": functions, "spans": lesson.spans}
 
 
 def recorder_files() -> list[str]:

@@ -14,6 +14,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .targets import Target, targets
+
 CASE_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -43,6 +45,7 @@ class Function:
     stages: list[Stage]
     first_line: int
     last_line: int
+    kind: str = "function"   # or "method", "class" (see steptrace.targets)
 
 
 @dataclass
@@ -126,7 +129,7 @@ def load(path: Path | str, root: Path | str | None = None) -> Scenarios:
         tree = ast.parse(source_text, filename=str(source_path))
     except SyntaxError as error:
         raise ScenarioError(source_path, error.lineno, f"the shown source does not parse: {error.msg}") from None
-    defined = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    defined = targets(tree)
 
     setup_path = path.parent / data["setup"]
     if not setup_path.is_file():
@@ -160,7 +163,7 @@ def _line_from_message(message: str) -> int | None:
 
 
 def _function(spec: dict, text: str, path: Path, source_path: Path, source_text: str,
-              defined: dict[str, ast.FunctionDef], labels: dict, seen: dict) -> Function:
+              defined: dict[str, Target], labels: dict, seen: dict) -> Function:
     name = spec.get("name")
     if not isinstance(name, str) or not name:
         raise ScenarioError(path, _line_of(text, r"^\s*\[\[functions\]\]"), "a [[functions]] entry has no `name`")
@@ -169,8 +172,8 @@ def _function(spec: dict, text: str, path: Path, source_path: Path, source_text:
         raise ScenarioError(path, at, f"function {name!r} is listed twice; merge the two entries")
     if name not in defined:
         raise ScenarioError(path, at, f"unknown function {name!r}: {source_path.name} defines "
-                                      f"{', '.join(defined) or 'no top-level functions'}")
-    for key in ("cases", "entry", "stages"):
+                                      f"{', '.join(defined) or 'no functions or classes'}")
+    for key in ("cases", "entry"):
         if key not in spec:
             raise ScenarioError(path, at, f"function {name!r} is missing `{key}`")
     cases = spec["cases"]
@@ -194,13 +197,17 @@ def _function(spec: dict, text: str, path: Path, source_path: Path, source_text:
     node = defined[name]
     lines = source_text.splitlines()
     stages = []
-    for raw in spec["stages"]:
+    raw_stages = spec.get("stages", [])
+    if not isinstance(raw_stages, list):
+        raise ScenarioError(path, _line_of(text, r"^\s*stages\s*=", at or 0),
+                            f"`stages` of {name!r} must be a list of {{ start, zh, en }}")
+    for raw in raw_stages:
         if not isinstance(raw, dict) or not isinstance(raw.get("start"), str) or not raw["start"]:
             raise ScenarioError(path, _line_of(text, r"^\s*stages\s*=", at or 0),
                                 f"each stage of {name!r} needs `start` (the start of a line in the function)")
         where = _line_of(text, re.escape(raw["start"]), at or 0)
         label = _labels(raw, f"stage {raw['start']!r}", path, where)
-        hits = [n for n in range(node.lineno, node.end_lineno + 1)
+        hits = [n for n in range(node.first, node.last + 1)
                 if lines[n - 1].strip().startswith(raw["start"])]
         if len(hits) != 1:
             problem = "matches no line" if not hits else f"matches lines {hits}"
@@ -209,4 +216,4 @@ def _function(spec: dict, text: str, path: Path, source_path: Path, source_text:
         stages.append(Stage(raw["start"], label["zh"], label["en"], hits[0]))
     if [s.line for s in stages] != sorted(s.line for s in stages):
         raise ScenarioError(path, at, f"the stages of {name!r} must be listed in source order")
-    return Function(name, list(cases), setup, entry, stages, node.lineno, node.end_lineno)
+    return Function(name, list(cases), setup, entry, stages, node.first, node.last, node.kind)

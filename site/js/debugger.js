@@ -261,6 +261,8 @@ export class Debugger extends EventTarget {
   // ------------------------------------------------------------------ rendering
 
   #afterMove(move) {
+    this.viewedFrame = null;   // every move shows where execution is
+    this.stackExpanded = false;
     const position = this.replay.position();
     const end = this.trace.end;
     if (position.finished) {
@@ -301,7 +303,8 @@ export class Debugger extends EventTarget {
     this.root.querySelector(".history").hidden = true;
     this.root.querySelector(".stdout").textContent = this.t("hint");
     this.root.querySelector(".error-message").hidden = true;
-    this.root.querySelector(".helper-view")?.remove();
+    this.viewedFrame = null;
+    this.#showCode(null, true);
     this.slider.disabled = true;
     this.slider.value = "0";
     this.stepCount.textContent = "";
@@ -311,26 +314,13 @@ export class Debugger extends EventTarget {
     const replay = this.replay;
     const index = position.finished ? replay.eventCount : position.index;
     const last = position.finished ? replay.eventCount - 1 : index;
-    const stack = last >= 0 ? replay.stackAt(last) : [];
-    // Code: the paused line, or the caller's line in the shown function while inside a helper.
-    for (const row of this.root.querySelectorAll(".line[aria-current], .line.caller")) {
-      row.removeAttribute("aria-current");
-      row.classList.remove("caller");
-    }
-    this.root.querySelector(".helper-view")?.remove();
-    let mainLine = null;
-    if (!position.finished) {
-      const own = stack.findLast((frame) => frame.function === this.name);
-      mainLine = own?.line ?? null;
-      const inner = stack.at(-1);
-      if (inner && inner.function !== this.name) {
-        this.#showHelper(inner.function, position.line);
-        this.lineRows.get(mainLine)?.classList.add("caller");
-      } else {
-        this.lineRows.get(position.line)?.setAttribute("aria-current", "step");
-        this.lineRows.get(position.line)?.scrollIntoView?.({ block: "nearest" });
-      }
-    }
+    const stack = last >= 0 && !position.finished ? replay.stackAt(last) : [];
+    // The frame the reader looks at: the innermost, or one chosen in the call stack.
+    const viewed = stack.find((frame) => frame.id === this.viewedFrame) ?? stack.at(-1) ?? null;
+    this.#showCode(viewed, viewed === stack.at(-1));
+    // The shown function's own frame (the innermost one of its code), for the diagram.
+    const own = stack.findLast((frame) => this.#isOwn(frame));
+    const mainLine = own?.line ?? null;
     // Timeline.
     this.slider.value = String(position.finished ? replay.totalStops + 1 : position.stepNumber);
     this.stepCount.textContent = this.t("step_of", { step: position.stepNumber, total: replay.totalStops });
@@ -358,16 +348,49 @@ export class Debugger extends EventTarget {
     });
   }
 
-  #showHelper(name, line) {
-    const template = document.getElementById("source-functions");
-    const helper = template?.content.querySelector(`.helper[data-name="${CSS.escape(name)}"]`);
-    if (!helper) return;
-    const view = el("div", "helper-view");
-    const caption = el("p", "helper-caption");
-    caption.append(el("code", "", name), " · ", this.t("line", { line }));
-    view.append(caption, helper.firstElementChild.cloneNode(true));
-    view.querySelector(`.line[data-line="${line}"]`)?.setAttribute("aria-current", "step");
-    this.root.querySelector(".dbg-code > .code").after(view);
+  /** Is `frame` running the code this widget is about (its function, its method, a method of its class)? */
+  #isOwn(frame) {
+    return frame.def >= this.fn.first_line && frame.def <= this.fn.last_line;
+  }
+
+  /**
+   * Show the lines of the definition `frame` runs in (the smallest one around its first and current
+   * lines; the target itself when nothing runs), mark its line, and name it when it is not the target.
+   */
+  #showCode(frame, innermost) {
+    for (const row of this.root.querySelectorAll(".dbg-code .line[aria-current], .dbg-code .line.caller")) {
+      row.removeAttribute("aria-current");
+      row.classList.remove("caller");
+    }
+    const span = frame ? this.#spanFor(frame.def, frame.line ?? frame.def) : [this.fn.first_line, this.fn.last_line];
+    if (span[0] !== this.shownSpan?.[0] || span[1] !== this.shownSpan?.[1]) {
+      const focused = this.root.contains(document.activeElement) ? document.activeElement.closest(".line") : null;
+      for (const [number, row] of this.lineRows) row.hidden = number < span[0] || number > span[1];
+      this.shownSpan = span;
+      // Keys keep working: focus on a line that was just hidden moves to the line being shown.
+      if (focused?.hidden) this.lineRows.get(frame?.line ?? span[0])?.querySelector("button")?.focus({ preventScroll: true });
+    }
+    const caption = this.root.querySelector(".code-caption");
+    const elsewhere = frame && !(span[0] === this.fn.first_line && span[1] === this.fn.last_line);
+    caption.hidden = !elsewhere;
+    if (elsewhere) caption.replaceChildren(this.t("viewing"), " ", el("code", "", frame.function),
+      " · ", this.t("line", { line: frame.line ?? "?" }));
+    if (!frame || frame.line == null) return;
+    const row = this.lineRows.get(frame.line);
+    if (!row) return;
+    if (innermost) row.setAttribute("aria-current", "step");
+    else row.classList.add("caller");
+    row.scrollIntoView?.({ block: "nearest" });
+  }
+
+  /** The smallest definition span holding lines `def`..`line`; the bare lines when none does (module code). */
+  #spanFor(def, line) {
+    const low = Math.min(def, line), high = Math.max(def, line);
+    let best = null;
+    for (const [first, last] of this.lesson.spans ?? []) {
+      if (first <= low && last >= high && (!best || last - first < best[1] - best[0])) best = [first, last];
+    }
+    return best ?? [low, high];
   }
 
   #renderVariables(position, last) {
@@ -376,7 +399,7 @@ export class Debugger extends EventTarget {
     const history = this.root.querySelector(".history");
     history.replaceChildren();
     if (last < 0) return;
-    const { vars, changed } = this.replay.localsAt(last);
+    const { vars, changed } = this.replay.localsAt(last, position.finished ? null : this.viewedFrame);
     const table = el("dl", "vars");
     const budget = this.#budget(vars);
     for (const [name, value] of vars) {
@@ -413,15 +436,47 @@ export class Debugger extends EventTarget {
     return match ? Number(match[1]) : null;
   }
 
+  /**
+   * Call stack, innermost first. Each frame is a button that shows its code and variables at this step;
+   * a deep stack shows its first and last few frames and a button for the rest.
+   */
   #renderStack(stack, finished) {
     const list = this.root.querySelector(".frames");
     list.replaceChildren();
     if (finished) return;
-    for (const frame of [...stack].reverse()) {
+    const frames = [...stack].reverse();
+    const viewed = frames.find((frame) => frame.id === this.viewedFrame) ?? frames[0];
+    const edge = 3;
+    const folded = !this.stackExpanded && frames.length > 2 * edge + 1;
+    frames.forEach((frame, n) => {
+      if (folded && n === edge) {
+        const more = el("button", "frame-more", this.t("more_frames", { n: frames.length - 2 * edge }));
+        more.type = "button";
+        more.addEventListener("click", () => {
+          this.stackExpanded = true;
+          this.#renderStack(stack, finished);
+        });
+        const item = el("li");
+        item.append(more);
+        list.append(item);
+      }
+      if (folded && n >= edge && n < frames.length - edge) return;
+      const button = el("button", "frame");
+      button.type = "button";
+      button.append(el("code", "", frame.function), " · ", this.t("line", { line: frame.line ?? "?" }));
+      if (frame === viewed) button.setAttribute("aria-current", "true");
+      button.addEventListener("click", () => this.viewFrame(frame.id));
       const item = el("li");
-      item.append(el("code", "", frame.function), " · ", this.t("line", { line: frame.line ?? "?" }));
+      item.append(button);
       list.append(item);
-    }
+    });
+  }
+
+  /** Look at another frame of the current step: its code, its line and its variables. */
+  viewFrame(id) {
+    if (!this.replay) return;
+    this.viewedFrame = id;
+    this.#render(this.replay.position());
   }
 
   #renderOutput(index, position) {

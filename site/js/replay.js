@@ -933,17 +933,20 @@ export class Replay {
   }
 
   /**
-   * Locals of the frame of event i, as of event i (fold of that frame's deltas
-   * with index <= i). `changed`: names set at exactly event i (the UI marks
-   * them). Outside 0..eventCount-1: frame null and nothing.
+   * Locals of the frame of event i (or of the frame with id `frameId`, e.g. a
+   * caller on the stack), as of event i (fold of that frame's deltas with
+   * index <= i). `changed`: names set at exactly event i (the UI marks them).
+   * Outside 0..eventCount-1, or an unknown frame: frame null and nothing.
    * @param {number} i
+   * @param {number|null} [frameId]
    * @returns {{frame: Frame|null, vars: Map<string, Value>, changed: Set<string>}}
    */
-  localsAt(i) {
+  localsAt(i, frameId = null) {
     const vars = new Map();
     const changed = new Set();
     if (!(i >= 0 && i < this._n)) return { frame: null, vars, changed };
-    const fi = this._fidx[i];
+    const fi = frameId == null ? this._fidx[i] : this._frameIndex(frameId);
+    if (fi < 0) return { frame: null, vars, changed };
     const first = this._fsStart[fi], last = this._fsStart[fi + 1];
     if (first < last) {
       const full = this._lastFull(fi, i);
@@ -965,19 +968,21 @@ export class Replay {
    * Call stack at event i, outermost first, innermost last. The innermost
    * frame's line is event i's line; each caller's line is the line of its
    * latest event before i (the call it is waiting on), or null if none of its
-   * events were kept.
+   * events were kept. `def` is the frame's first line (its code's `def`, or
+   * its first decorator).
    * @param {number} i
-   * @returns {{id: number, function: string, line: number|null}[]}
+   * @returns {{id: number, function: string, line: number|null, def: number}[]}
    */
   stackAt(i) {
     if (!(i >= 0 && i < this._n)) return [];
     const out = [];
     let f = this._fidx[i];
-    out.push({ id: this._frames[f].id, function: this._frames[f].function, line: this._lines[i] });
+    const frames = this._frames;
+    out.push({ id: frames[f].id, function: frames[f].function, line: this._lines[i], def: frames[f].line });
     for (f = this._parent[f]; f >= 0; f = this._parent[f]) {
       const p = lastAtMost(this._feList, this._feStart[f], this._feStart[f + 1], i - 1);
       const line = p >= this._feStart[f] ? this._lines[this._feList[p]] : null;
-      out.push({ id: this._frames[f].id, function: this._frames[f].function, line });
+      out.push({ id: frames[f].id, function: frames[f].function, line, def: frames[f].line });
     }
     return out.reverse();
   }

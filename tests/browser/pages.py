@@ -82,10 +82,13 @@ class Widget:
         expect(self.current_lines).to_have_count(1)
         expect(self.current_lines).to_have_attribute("data-line", str(line))
 
-    def expect_paused_in_helper(self, line: int) -> None:
-        """Paused inside a function the shown one called: the helper view marks the line."""
+    def expect_paused_in_helper(self, line: int, function: str) -> None:
+        """Paused inside a function the shown one called: the code pane shows that function, its line marked."""
         expect(self.status).to_have_text(paused_zh(line), timeout=LONG)
-        expect(self.root.locator(".helper-view .line[aria-current=step]")).to_have_attribute("data-line", str(line))
+        current = self.root.locator(".dbg-code .line[aria-current=step]")
+        expect(current).to_have_attribute("data-line", str(line))
+        expect(current).to_be_visible()
+        expect(self.root.locator(".code-caption")).to_contain_text(function)
 
     def expect_finished(self) -> None:
         expect(self.status).to_have_text(self.words["finished"], timeout=LONG)

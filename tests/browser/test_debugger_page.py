@@ -113,9 +113,16 @@ def test_step_into_then_back_is_the_same_step(lesson):
     widget.expect_paused(46)
     before = widget.snapshot()
     widget.press("into")
-    widget.expect_paused_in_helper(14)  # checked_exchange's first line, shown from the same file
-    expect(widget.root.locator(".dbg-code > .code .line.caller")).to_have_attribute("data-line", "46")
-    expect(widget.root.locator(".frames li")).to_have_count(2)
+    widget.expect_paused_in_helper(14, "checked_exchange")  # its first line, shown from the same file
+    expect(widget.root.locator('.dbg-code .line[data-line="46"]')).to_be_hidden()
+    frames = widget.root.locator(".frames li button")
+    expect(frames).to_have_count(2)
+    # Choosing the caller's frame shows its code, its line (the call) and its variables at this step.
+    frames.nth(1).click()
+    expect(widget.root.locator(".dbg-code .line.caller")).to_have_attribute("data-line", "46")
+    expect(widget.root.locator('.dbg-code .line[data-line="46"]')).to_be_visible()
+    expect(widget.variables).to_contain_text("groups")
+    expect(frames.nth(1)).to_have_attribute("aria-current", "true")
     widget.press("back")
     widget.expect_paused(46)
     again = widget.snapshot()
@@ -179,7 +186,7 @@ def test_keyboard_shortcuts(lesson):
     page.keyboard.press("F5")  # Debug: to the first breakpoint
     widget.expect_paused(46)
     page.keyboard.press("F11")  # Step into checked_exchange
-    widget.expect_paused_in_helper(14)
+    widget.expect_paused_in_helper(14, "checked_exchange")
     page.keyboard.press("Shift+F11")  # Step out: stops on the helper's return first ...
     expect(widget.variables).to_contain_text("⟵")
     page.keyboard.press("Shift+F11")  # ... then back in split_history, after the call

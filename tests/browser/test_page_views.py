@@ -57,7 +57,7 @@ def test_english_is_one_switch_away(lesson):
             expect(widget.status).to_have_text("Not run")
             expect(widget.picker).to_have_count(1)
             expect(widget.root.get_by_role("slider", name="Timeline", exact=True)).to_have_count(1)
-            first = int(widget.root.locator(".dbg-code > .code button.bp").first.get_attribute("data-line"))
+            first = int(widget.root.locator(".dbg-code > .code button.bp:visible").first.get_attribute("data-line"))
             expect(widget.bp(first)).to_have_count(1)
         # Case labels follow the language; a paused status reads in English too.
         widget = Widget(page, "split_history", EN)

@@ -334,7 +334,7 @@ describe('moves', () => {
     assert.deepEqual(r.stepOver(), { index: 11, reason: 'step' });
     r.seek(9);
     assert.deepEqual(r.stepOver(), { index: 10, reason: 'step' });
-    assert.deepEqual(r.stackAt(8), [
+    assert.deepEqual(r.stackAt(8).map(({ def, ...frame }) => frame), [
       { id: 0, function: 'fact', line: 4 },
       { id: 1, function: 'fact', line: 4 },
       { id: 2, function: 'fact', line: 3 },
@@ -580,7 +580,7 @@ describe('queries', () => {
     assert.deepEqual(r.stepInto(), { index: 6, reason: 'step' });
     assert.deepEqual(r.stepBack(), { index: 4, reason: 'step' });
     assert.deepEqual(r.stepOver(), { index: 8, reason: 'step' }); // f's next line; g (deeper) runs through
-    assert.deepEqual(r.stackAt(6), [
+    assert.deepEqual(r.stackAt(6).map(({ def, ...frame }) => frame), [
       { id: 0, function: 'f', line: 5 }, // f's latest kept event is before the gap
       { id: 7, function: 'g', line: 21 },
     ]);
@@ -588,14 +588,24 @@ describe('queries', () => {
     assert.equal(new Replay(A()).isAfterGap(5), false);
   });
 
-  test('stackAt: innermost last, callers at their call line', () => {
+  test('stackAt: innermost last, callers at their call line, each with its def line', () => {
     const r = new Replay(A());
     assert.deepEqual(r.stackAt(6), [
-      { id: 0, function: 'main', line: 4 },
-      { id: 1, function: 'add', line: 10 },
+      { id: 0, function: 'main', line: 4, def: 1 },
+      { id: 1, function: 'add', line: 10, def: 8 },
     ]);
-    assert.deepEqual(r.stackAt(14), [{ id: 0, function: 'main', line: 3 }]);
+    assert.deepEqual(r.stackAt(14), [{ id: 0, function: 'main', line: 3, def: 1 }]);
     assert.deepEqual(r.stackAt(18), []);
+  });
+
+  test('localsAt of a caller frame: its variables as of the current event', () => {
+    const r = new Replay(A());
+    const inner = r.localsAt(6);
+    const caller = r.localsAt(6, 0);
+    assert.equal(inner.frame.id, 1);
+    assert.equal(caller.frame.id, 0);
+    assert.deepEqual([...caller.vars.keys()].sort(), [...r.localsAt(3).vars.keys()].sort());
+    assert.equal(r.localsAt(6, 99).frame, null);
   });
 
   test('stdoutUntil: entries written before the paused event; setup always', () => {
