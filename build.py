@@ -237,7 +237,8 @@ def page_data(lesson: Lesson, root: str) -> dict:
             "setup": spec.setup, "entry": spec.entry,
         }
     return {"lesson": lesson.slug, "source": data.source, "module": data.module, "setup": data.setup,
-            "root": root, "files": worker_files(data.source), "functions": functions, "spans": lesson.spans}
+            "root": root, "files": worker_files(data.source), "pythonRoot": data.python_root,
+            "functions": functions, "spans": lesson.spans}
 
 
 def recorder_files() -> list[str]:
@@ -328,12 +329,13 @@ def environment(strings: dict) -> Environment:
     return env
 
 
-def build(out: Path, lessons_dir: Path = SITE / "lessons") -> list[Lesson]:
+def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list[Lesson]:
     started = time.perf_counter()
-    lessons = [load_lesson(folder) for folder in sorted(lessons_dir.iterdir())
+    lessons_dirs = [lessons_dirs] if isinstance(lessons_dirs, Path) else lessons_dirs
+    lessons = [load_lesson(folder) for lessons_dir in lessons_dirs for folder in sorted(lessons_dir.iterdir())
                if (folder / "lesson.toml").is_file()]
     if not lessons:
-        raise BuildError(f"{lessons_dir}: no lesson folders (each needs a lesson.toml)")
+        raise BuildError(f"{', '.join(map(str, lessons_dirs))}: no lesson folders (each needs a lesson.toml)")
     out.mkdir(parents=True, exist_ok=True)
     copy_pyodide(out)
     assets = out / "assets"
@@ -445,13 +447,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", nargs="?", choices=["build", "serve"], default="build")
     parser.add_argument("--out", type=Path, default=REPO / "dist")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--lessons", type=Path, default=SITE / "lessons", help="folder of lesson folders")
+    parser.add_argument("--lessons", type=Path, action="append",
+                        help="folder of lesson folders (repeatable; default site/lessons)")
     parser.add_argument("--no-isolation", action="store_true",
                         help="serve without COOP/COEP (runaway runs then reboot the worker)")
     parser.add_argument("--verbose", action="store_true", help="log every request when serving")
     args = parser.parse_args(argv)
     try:
-        build(args.out, args.lessons)
+        build(args.out, args.lessons or [SITE / "lessons"])
     except BuildError as error:
         print(f"build failed: {error}", file=sys.stderr)
         return 1

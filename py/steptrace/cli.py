@@ -57,7 +57,7 @@ def _trace(args: argparse.Namespace) -> tuple[str, Path]:
     if args.case not in cases:
         raise RunnerError(f"unknown case {args.case!r} for {args.function}; known: {', '.join(cases)}")
     setup, entry = loaded.code(args.function, args.case)
-    py_root = str(loaded.root / "py")
+    py_root = str(loaded.root / loaded.python_root)
     if py_root not in sys.path:
         sys.path.insert(0, py_root)
     text = run_case(source, loaded.module, setup, entry, function=args.function, case=args.case,

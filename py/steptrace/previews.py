@@ -361,7 +361,9 @@ class Previewer:
                 preview = self._items(window, snap, base, name, shape, size, depth)
         finally:
             self._path.discard(key)
-        self._snap = snap
+        # A small tuple or frozenset of immutable scalars cannot change: held like a scalar (its id
+        # then cannot be reused), it needs no walk in the change check.
+        self._snap = None if _frozen(value, snap, size) else snap
         return preview
 
     def _children(self, window: list, snap: Snap, depth: int) -> list[dict]:
@@ -504,15 +506,28 @@ class Previewer:
         tag = snap.tag
         if tag == "data":
             base = snap.base
-            if _LENGTH[id(base)](value) != snap.size:
-                return False
             ids = snap.ids
-            if base is list:
+            if base is list:                     # the common cases first, without helpers
+                if _list_len(value) != snap.size:
+                    return False
                 window = _list_slice(value, slice(0, len(ids)))
-            elif base is tuple:
-                window = _tuple_slice(value, slice(0, len(ids)))
+            elif base is dict:
+                if _dict_len(value) != snap.size:
+                    return False
+                half = len(ids) >> 1
+                if list(map(id, islice(_dict_iter(value), half))) != ids[0::2] \
+                        or list(map(id, islice(_dict_values(value), half))) != ids[1::2]:
+                    return False
+                if not snap.kids:
+                    return True
+                window = _window(value, base, half)
             else:
-                window = _window(value, base, self.items_cap)[:len(ids)]
+                if _LENGTH[id(base)](value) != snap.size:
+                    return False
+                if base is tuple:
+                    window = _tuple_slice(value, slice(0, len(ids)))
+                else:
+                    window = _window(value, base, self.items_cap)[:len(ids)]
         elif tag == "object":
             pairs = self._pairs(value, self.info(type(value)))
             if len(pairs) != snap.size or [label for label, _ in pairs] != snap.names:
@@ -589,6 +604,13 @@ class Previewer:
             return f"{name}()"
         opening, closing = shape
         return _cap_shape(opening + inner + closing, closing)
+
+
+def _frozen(value: object, snap: Snap, size: int) -> bool:
+    cls = type(value)
+    if (cls is not tuple and cls is not frozenset) or snap.kids or size > ITEMS_CAP or len(snap.held) != size:
+        return False
+    return all(type(item) not in (str, bytes) or len(item) <= HELD_TEXT_CAP for item in snap.held)
 
 
 def _window(value: object, base: type, cap: int) -> list:

@@ -60,6 +60,12 @@ class Scenarios:
     labels: dict[str, dict[str, str]]
     functions: dict[str, Function] = field(default_factory=dict)
 
+    @property
+    def python_root(self) -> str:
+        """The folder (repo path) the shown module is imported from: `py` for `py/s08/core/runtime.py`
+        shown as `s08.core.runtime`."""
+        return python_root(self.source, self.module)
+
     def cases_for(self, function: str) -> list[str]:
         return list(self._function(function).cases)
 
@@ -78,6 +84,22 @@ class Scenarios:
             return self.functions[name]
         except KeyError:
             raise KeyError(f"unknown function {name!r}; known: {', '.join(self.functions)}") from None
+
+
+def python_root(source: str, module: str) -> str:
+    """`source` minus the path of `module` (`tests/fixtures/py` for `tests/fixtures/py/textbook/routes.py`
+    shown as `textbook.routes`); ValueError when the two do not match."""
+    parts = source.replace("\\", "/").split("/")
+    names = module.split(".")
+    tail = parts[-len(names):]
+    if tail[:-1] == names[:-1] and tail[-1] in (names[-1] + ".py",):
+        root = parts[:-len(names)]
+    elif parts[-1] == "__init__.py" and parts[-len(names) - 1:-1] == names:
+        root = parts[:-len(names) - 1]
+    else:
+        raise ValueError(f"source {source!r} is not where module {module!r} is imported from; "
+                         f"expected a path ending in {'/'.join(names)}.py")
+    return "/".join(root) or "."
 
 
 def _line_of(text: str, pattern: str, after: int = 0) -> int | None:
@@ -106,7 +128,6 @@ def _compile(code: str, filename: str, path: Path, first_line: int | None, what:
 def load(path: Path | str, root: Path | str | None = None) -> Scenarios:
     """Read and check one scenario file; `root` is the repo the `source` path is relative to."""
     path = Path(path)
-    root = Path(root) if root is not None else path.resolve().parent.parent
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
@@ -116,6 +137,11 @@ def load(path: Path | str, root: Path | str | None = None) -> Scenarios:
     except tomllib.TOMLDecodeError as error:
         line = getattr(error, "lineno", None) or _line_from_message(str(error))
         raise ScenarioError(path, line, f"not valid TOML: {error}") from None
+    if root is None:   # the repo: the nearest folder above the file that holds the source
+        folders = path.resolve().parents
+        root = next((f for f in folders if isinstance(data.get("source"), str) and (f / data["source"]).is_file()),
+                    path.resolve().parent.parent)
+    root = Path(root)
 
     for key in ("lesson", "source", "module", "setup"):
         if not isinstance(data.get(key), str) or not data[key]:
@@ -124,6 +150,10 @@ def load(path: Path | str, root: Path | str | None = None) -> Scenarios:
     if not source_path.is_file():
         raise ScenarioError(path, _line_of(text, r"^\s*source\s*="),
                             f"source {data['source']!r} does not exist under {root}")
+    try:
+        python_root(data["source"], data["module"])
+    except ValueError as error:
+        raise ScenarioError(path, _line_of(text, r"^\s*module\s*="), str(error)) from None
     source_text = source_path.read_text(encoding="utf-8")
     try:
         tree = ast.parse(source_text, filename=str(source_path))

@@ -10,7 +10,6 @@ signature describes everything the preview shows.
 from __future__ import annotations
 
 from builtins import id, len, type  # captured at import: a lesson may rebind the builtins
-from json import dumps
 
 from .previews import EXACT_SCALARS, STR_CAP, Previewer, Snap
 
@@ -34,7 +33,7 @@ class ValuePool:
         self._index: dict[int, int] = {}        # id(preview) -> index in `items`
         self._cache: dict[int, tuple] = {}      # id(object) -> (Snap, preview); holds no container or object
         self._texts: dict[str, dict] = {}       # short str -> preview
-        self._by_text: dict[str, int] = {}      # JSON of a structured preview -> index (equal data, one entry)
+        self._by_text: dict[str, list] = {}     # short repr -> indexes of structured previews with it
         self._kept: list[dict] = []             # previews folded into an equal one (their ids stay valid)
 
     def use(self, items: list[dict]) -> None:
@@ -50,13 +49,17 @@ class ValuePool:
         ref = self._index.get(id(preview))
         if ref is None:
             if "items" in preview or "entries" in preview or "fields" in preview:
-                text = dumps(preview, ensure_ascii=False, check_circular=False)
-                ref = self._by_text.get(text)
-                if ref is not None:
-                    self._index[id(preview)] = ref
-                    self._kept.append(preview)
-                    return ref
-                self._by_text[text] = len(self.items)
+                same_text = self._by_text.get(preview["r"])
+                if same_text is not None:
+                    items = self.items
+                    for ref in same_text:          # a deep compare in C, only when the short repr matches
+                        if items[ref] == preview:
+                            self._index[id(preview)] = ref
+                            self._kept.append(preview)
+                            return ref
+                    same_text.append(len(items))
+                else:
+                    self._by_text[preview["r"]] = [len(self.items)]
             ref = self._index[id(preview)] = len(self.items)
             self.items.append(preview)
         return ref

@@ -5,7 +5,7 @@ import { PythonWorker } from "./python-worker.js";
 
 const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
 const i18n = new I18n(JSON.parse(document.getElementById("i18n-data").textContent));
-const worker = new PythonWorker({ root: lesson.root, files: lesson.files });
+const worker = new PythonWorker({ root: lesson.root, files: lesson.files, pythonRoot: lesson.pythonRoot });
 
 // Boot progress: runtime → sources → ready.
 const progress = document.querySelector(".boot");

@@ -9,11 +9,12 @@
 const INTERRUPT_SIGINT = 2;
 
 export class PythonWorker extends EventTarget {
-  /** @param {{root: string, files: string[], deadlineMs?: number}} options */
-  constructor({ root, files, deadlineMs = 850 }) {
+  /** @param {{root: string, files: string[], pythonRoot?: string, deadlineMs?: number}} options */
+  constructor({ root, files, pythonRoot = "py", deadlineMs = 850 }) {
     super();
     this.root = root;
     this.files = files;
+    this.pythonRoot = pythonRoot;
     this.deadlineMs = deadlineMs;
     this.writeTimeoutMs = 15_000; // writing a 1,000,000-event trace takes seconds
     this.nextId = 1;
@@ -49,7 +50,8 @@ export class PythonWorker extends EventTarget {
       this.#crashed(event.message || "worker error");
     };
     const root = new URL(this.root.endsWith("/") ? this.root : this.root + "/", document.baseURI).href;
-    this.worker.postMessage({ type: "init", files: this.files, root, interrupt: this.interrupt });
+    this.worker.postMessage({ type: "init", files: this.files, root, pythonRoot: this.pythonRoot,
+      interrupt: this.interrupt });
   }
 
   /** Restart from scratch: used after a crash or a run that would not stop. */

@@ -1,7 +1,7 @@
 // The Python side of a lesson page: one module Web Worker running Pyodide.
 //
 // Messages are small plain objects with an explicit `type` (see python-worker.js for the page side):
-//   in:  {type: "init", files: [repoPath], root: url, interrupt: SharedArrayBuffer | null}
+//   in:  {type: "init", files: [repoPath], root: url, pythonRoot: repoPath, interrupt: SharedArrayBuffer | null}
 //        {type: "run", id, source, module, setup, entry, function, case, limits: {maxEvents, timeLimit}}
 //   out: {type: "progress", phase: "runtime" | "sources" | "ready"}
 //        {type: "ready", python, ms, phases: {load, setup}} | {type: "boot-error", message}
@@ -33,7 +33,7 @@ async function bootPython(indexURL) {
   return loadPyodide({ indexURL });
 }
 
-async function boot({ files, root, interrupt }) {
+async function boot({ files, root, pythonRoot = "py", interrupt }) {
   const started = performance.now();
   postMessage({ type: "progress", phase: "runtime" });
   const base = new URL(root.endsWith("/") ? root : root + "/", self.location.href);
@@ -55,13 +55,16 @@ async function boot({ files, root, interrupt }) {
   if (interrupt) pyodide.setInterruptBuffer(new Uint8Array(interrupt));
   pyodideRef = pyodide;
   // From a snapshot the recorder is already imported; the lesson's modules are found afresh.
+  // The recorder lives in py/ (already imported from a snapshot); the lesson's code under its own root.
+  const lessonPath = `${MOUNT}/${pythonRoot}`;
   runCase = pyodide.runPython(`
 import sys
-if "${MOUNT}/py" not in sys.path:
-    sys.path.insert(0, "${MOUNT}/py")
-# Forget only this folder's finder (its listing predates the files just written);
-# importlib.invalidate_caches() would also rescan the stdlib zip (~0.5 s).
-sys.path_importer_cache.pop("${MOUNT}/py", None)
+for folder in ("${MOUNT}/py", ${JSON.stringify(lessonPath)}):
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    # Forget only this folder's finder (its listing predates the files just written);
+    # importlib.invalidate_caches() would also rescan the stdlib zip (~0.5 s).
+    sys.path_importer_cache.pop(folder, None)
 from steptrace.runner import run_case
 run_case`);
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
