@@ -39,7 +39,7 @@ SITE = REPO / "site"
 PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # Python the worker needs besides the shown sources: the recorder (not its author-side CLI).
 WORKER_PACKAGES = ("py/steptrace",)
-AUTHOR_ONLY = {"__main__.py", "cli.py", "scenario.py", "targets.py"}
+AUTHOR_ONLY = {"__main__.py", "cli.py", "scenario.py", "targets.py", "limits.py"}
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
        "img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'none'")
@@ -234,7 +234,7 @@ def page_data(lesson: Lesson, root: str) -> dict:
             "first_line": spec.first_line, "last_line": spec.last_line, "kind": spec.kind,
             "cases": [{"id": c, **data.labels[c]} for c in spec.cases],
             "stages": [{"line": s.line, "zh": s.zh, "en": s.en} for s in spec.stages],
-            "setup": spec.setup, "entry": spec.entry,
+            "setup": spec.setup, "entry": spec.entry, "limits": spec.limits.for_page(),
         }
     return {"lesson": lesson.slug, "source": data.source, "module": data.module, "setup": data.setup,
             "root": root, "files": worker_files(data.source), "pythonRoot": data.python_root,

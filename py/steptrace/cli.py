@@ -27,8 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     trace.add_argument("--case", required=True)
     trace.add_argument("--summary", action="store_true", help="a readable line-by-line listing")
     trace.add_argument("--backend", choices=BACKENDS, default="auto")
-    trace.add_argument("--max-events", type=int, default=1_000_000)
-    trace.add_argument("--time-limit", type=float, default=10.0)
+    trace.add_argument("--max-events", type=int, help="default: the scenario file's limits")
+    trace.add_argument("--time-limit", type=float, help="seconds; default: the scenario file's limits")
     args = parser.parse_args(argv)
     try:
         text, root = _trace(args)
@@ -60,8 +60,10 @@ def _trace(args: argparse.Namespace) -> tuple[str, Path]:
     py_root = str(loaded.root / loaded.python_root)
     if py_root not in sys.path:
         sys.path.insert(0, py_root)
+    limits = loaded.functions[args.function].limits
     text = run_case(source, loaded.module, setup, entry, function=args.function, case=args.case,
-                    max_events=args.max_events, time_limit=args.time_limit, backend=args.backend)
+                    max_events=args.max_events or limits.events, time_limit=args.time_limit or limits.seconds,
+                    backend=args.backend)
     return text, loaded.root
 
 

@@ -14,6 +14,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .limits import Limits
 from .targets import Target, targets
 
 CASE_ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -46,6 +47,7 @@ class Function:
     first_line: int
     last_line: int
     kind: str = "function"   # or "method", "class" (see steptrace.targets)
+    limits: Limits = Limits()
 
 
 @dataclass
@@ -178,12 +180,13 @@ def load(path: Path | str, root: Path | str | None = None) -> Scenarios:
         labels[case_id] = _labels(value, f"case {case_id!r}", path, line)
 
     scenarios = Scenarios(path, root, data["lesson"], data["source"], data["module"], setup_path, setup, labels)
+    lesson_limits = _limits(data.get("limits", {}), Limits(), path, _line_of(text, r"^\s*\[limits\]"), "[limits]")
     functions = data.get("functions")
     if not isinstance(functions, list) or not functions:
         raise ScenarioError(path, None, "missing [[functions]] entries")
     for spec in functions:
         scenarios.functions[spec.get("name", "")] = _function(spec, text, path, source_path, source_text,
-                                                              defined, labels, scenarios.functions)
+                                                              defined, labels, scenarios.functions, lesson_limits)
     return scenarios
 
 
@@ -192,8 +195,23 @@ def _line_from_message(message: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def _limits(raw: object, base: Limits, path: Path, line: int | None, where: str) -> Limits:
+    """`base` with what `raw` ({seconds, events}) sets, checked."""
+    if not isinstance(raw, dict) or set(raw) - {"seconds", "events"}:
+        raise ScenarioError(path, line, f"{where} takes `seconds` and `events`, "
+                                        "e.g. { seconds = 2.5, events = 1000000 }")
+    seconds, events = raw.get("seconds", base.seconds), raw.get("events", base.events)
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not isinstance(events, int):
+        raise ScenarioError(path, line, f"{where}: `seconds` is a number and `events` a whole number")
+    limits = Limits(float(seconds), events)
+    problem = limits.problem()
+    if problem:
+        raise ScenarioError(path, line, f"{where}: {problem}")
+    return limits
+
+
 def _function(spec: dict, text: str, path: Path, source_path: Path, source_text: str,
-              defined: dict[str, Target], labels: dict, seen: dict) -> Function:
+              defined: dict[str, Target], labels: dict, seen: dict, lesson_limits: Limits) -> Function:
     name = spec.get("name")
     if not isinstance(name, str) or not name:
         raise ScenarioError(path, _line_of(text, r"^\s*\[\[functions\]\]"), "a [[functions]] entry has no `name`")
@@ -246,4 +264,6 @@ def _function(spec: dict, text: str, path: Path, source_path: Path, source_text:
         stages.append(Stage(raw["start"], label["zh"], label["en"], hits[0]))
     if [s.line for s in stages] != sorted(s.line for s in stages):
         raise ScenarioError(path, at, f"the stages of {name!r} must be listed in source order")
-    return Function(name, list(cases), setup, entry, stages, node.first, node.last, node.kind)
+    limits = _limits(spec.get("limits", {}), lesson_limits, path, _line_of(text, r"^\s*limits\s*=", at or 0),
+                     f"the limits of {name!r}")
+    return Function(name, list(cases), setup, entry, stages, node.first, node.last, node.kind, limits)

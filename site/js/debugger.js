@@ -201,12 +201,12 @@ export class Debugger extends EventTarget {
     const [setup, entry] = this.code();
     const { result } = this.worker.run({
       source: this.lesson.source, module: this.lesson.module, setup, entry,
-      function: this.name, case: this.caseId, limits: { maxEvents: 1_000_000, timeLimit: 0.7 },
+      function: this.name, case: this.caseId, limits: this.fn.limits,
     });
     const answer = await result;
     if (token !== this.runToken) return null; // the reader switched case meanwhile: drop it
     if (answer.type !== "trace") {
-      const message = answer.type === "runaway" ? this.t("runaway", { seconds: Math.ceil(this.worker.deadlineMs / 1000) })
+      const message = answer.type === "runaway" ? this.t("runaway", { seconds: Math.ceil(this.fn.limits.deadlineMs / 1000) })
         : answer.type === "stopped" ? this.t("stopped_by_reader")
           : answer.type === "crashed" ? this.t("worker_crashed") + (answer.message ? ` (${answer.message})` : "")
             : answer.type === "unresponsive" ? this.t("unresponsive") : answer.message;
@@ -496,7 +496,7 @@ export class Debugger extends EventTarget {
       const end = this.trace.end;
       if (this.stopKind) {
         lines.push(this.stopKind === "runaway"
-          ? this.t("runaway", { seconds: Math.ceil(this.worker.deadlineMs / 1000) }) : this.t("stopped_by_reader"));
+          ? this.t("runaway", { seconds: Math.ceil(this.fn.limits.deadlineMs / 1000) }) : this.t("stopped_by_reader"));
       }
       const faults = this.trace.stats?.internal_errors ?? [];
       if (faults.length) lines.push(this.t("recorder_faults", { n: faults.length, first: faults[0] }));

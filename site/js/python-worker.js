@@ -9,8 +9,11 @@
 const INTERRUPT_SIGINT = 2;
 
 export class PythonWorker extends EventTarget {
-  /** @param {{root: string, files: string[], pythonRoot?: string, deadlineMs?: number}} options */
-  constructor({ root, files, pythonRoot = "py", deadlineMs = 850 }) {
+  /**
+   * @param {{root: string, files: string[], pythonRoot?: string, deadlineMs?: number|null}} options
+   * `deadlineMs`: overrides each run's own deadline (`limits.deadlineMs`, from the scenario file).
+   */
+  constructor({ root, files, pythonRoot = "py", deadlineMs = null }) {
     super();
     this.root = root;
     this.files = files;
@@ -111,7 +114,8 @@ export class PythonWorker extends EventTarget {
       () => new Promise((resolve) => {
         if (this.interrupt) new Uint8Array(this.interrupt)[0] = 0;
         this.pending = { id, resolve, timers: [], started: performance.now() };
-        this.pending.timers.push(setTimeout(() => this.#overdue(id), this.deadlineMs));
+        const deadline = this.deadlineMs ?? request.limits?.deadlineMs ?? 1000;
+        this.pending.timers.push(setTimeout(() => this.#overdue(id), deadline));
         this.worker.postMessage({ ...request, type: "run", id });
       }),
       (error) => ({ type: "failed", id, message: String(error.message ?? error) })));

@@ -1,5 +1,6 @@
-// Put the repo's `py/` tree into a Pyodide's in-memory FS at /repo/py and on sys.path,
-// the same layout the browser worker uses. Shared by the test driver and the benchmark.
+// Put the repo's Python trees (`py/`, and the test-only lessons' `tests/fixtures/py/`) into a
+// Pyodide's in-memory FS under /repo and on sys.path, the same layout the browser worker uses.
+// Shared by the test driver and the benchmark.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,12 +17,16 @@ function* sourceFiles(dir) {
   }
 }
 
-/** Copy every .py file under py/ into `pyodide`'s FS and put /repo/py first on sys.path. */
+const ROOTS = ["tests/fixtures/py", "py"];
+
+/** Copy every .py file under the Python roots into `pyodide`'s FS and put them first on sys.path. */
 export function mountRepo(pyodide) {
-  for (const file of sourceFiles(join(REPO, "py"))) {
-    const target = `${MOUNT}/${relative(REPO, file)}`;
-    pyodide.FS.mkdirTree(dirname(target));
-    pyodide.FS.writeFile(target, readFileSync(file));
+  for (const root of ROOTS) {
+    for (const file of sourceFiles(join(REPO, root))) {
+      const target = `${MOUNT}/${relative(REPO, file)}`;
+      pyodide.FS.mkdirTree(dirname(target));
+      pyodide.FS.writeFile(target, readFileSync(file));
+    }
+    pyodide.runPython(`import sys; sys.path.insert(0, "${MOUNT}/${root}")`);
   }
-  pyodide.runPython(`import sys; sys.path.insert(0, "${MOUNT}/py")`);
 }

@@ -1,0 +1,39 @@
+"""How long and how far one run may go: one definition for the recorder, the build and the page.
+
+A scenario file may set `[limits]` for the lesson and `limits = {...}` per function; what it
+leaves out comes from here. The page stops a run that outlives `seconds` plus `GRACE_SECONDS`
+(the recorder's own stop comes first and keeps the trace; the page's deadline is for code the
+recorder cannot stop, e.g. untraced setup in Pyodide).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_SECONDS = 2.5        # a 10x10-grid Dijkstra (~10k-15k steps) finishes in the page
+DEFAULT_EVENTS = 1_000_000   # kept events: head and tail windows (see docs/trace-format.md)
+GRACE_SECONDS = 0.3          # the recorder stops itself and writes its trace in this time
+MAX_SECONDS = 60.0
+EVENTS_RANGE = (1_000, 5_000_000)
+
+
+@dataclass(frozen=True)
+class Limits:
+    seconds: float = DEFAULT_SECONDS
+    events: int = DEFAULT_EVENTS
+
+    @property
+    def deadline_ms(self) -> int:
+        """When the page gives up on a run and stops it from outside."""
+        return round((self.seconds + GRACE_SECONDS) * 1000)
+
+    def for_page(self) -> dict:
+        return {"timeLimit": self.seconds, "maxEvents": self.events, "deadlineMs": self.deadline_ms}
+
+    def problem(self) -> str | None:
+        """What is wrong with these limits, in words an author can act on; None when nothing is."""
+        if not 0 < self.seconds <= MAX_SECONDS:
+            return f"`seconds` must be more than 0 and at most {MAX_SECONDS:g}, got {self.seconds!r}"
+        low, high = EVENTS_RANGE
+        if not low <= self.events <= high:
+            return f"`events` must be between {low:,} and {high:,}, got {self.events!r}"
+        return None
