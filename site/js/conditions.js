@@ -7,7 +7,9 @@
 // + - * / // % (numbers; + and * also on str), comparisons == != < <= > >=,
 // chained like Python (a < b < c), in / not in, is / is not (with None, True,
 // False), and / or (Python semantics: they return an operand), len(x),
-// subscripts x[0], x[-1], d['k'] on previewed list/tuple/str/dict values.
+// subscripts x[0], x[-1], d['k'] on previewed list/tuple/str/dict values, and
+// attributes x.name on previewed objects (their recorded fields: an instance's
+// attributes, a dataclass's or named tuple's fields, an exception's args).
 //
 // Values are previews, so some answers are unknowable (an item left out of a
 // capped list, a truncated string). Those raise an EvaluationError instead of
@@ -100,7 +102,12 @@ function tokenize(src) {
       continue;
     }
     if (ch === ':') throw new ConditionError('slices are not supported', start, src);
-    if (ch === '.') throw new ConditionError('attribute access is not supported', start, src);
+    if (ch === '.') {
+      if (!NAME_START.test(src[i + 1] ?? '')) throw new ConditionError("expected an attribute name after '.'", start, src);
+      out.push({ type: 'op', value: '.', pos: start });
+      i++;
+      continue;
+    }
     if (ch === '=') throw new ConditionError("assignment is not allowed; use '==' to compare", start, src);
     throw new ConditionError(`unexpected character '${ch}'`, start, src);
   }
@@ -275,6 +282,11 @@ function pySubscript(x, k) {
     if (idx < chars.length) return chars[idx];
     throw new EvaluationError('string value was truncated in the trace');
   }
+  if (Array.isArray(p.fields) && typeof p.len === 'number') {   // a named tuple: its fields in order
+    const idx = normIndex(k, p.len);
+    if (idx < p.fields.length) return fromPreview(p.fields[idx][1]);
+    throw new EvaluationError(`item ${idx} is not in the preview (tuple was capped)`);
+  }
   if (Array.isArray(p.items) && (p.t === 'list' || p.t === 'tuple' || typeof p.len === 'number')) {
     if (p.t === 'set' || p.t === 'frozenset') throw new EvaluationError(`'${p.t}' object is not subscriptable`);
     const len = typeof p.len === 'number' ? p.len : p.items.length;
@@ -283,6 +295,17 @@ function pySubscript(x, k) {
     throw new EvaluationError(`item ${idx} is not in the preview (list was capped)`);
   }
   throw new EvaluationError(`'${p.t}' object is not subscriptable in the preview`);
+}
+
+/** x.name: a field the recorder stored for an object (never a method, a property or a computed value). */
+function pyAttribute(x, name) {
+  if (!(x instanceof Box) || !Array.isArray(x.p.fields)) {
+    throw new EvaluationError(`'${typeName(x)}' object has no recorded attribute '${name}'`);
+  }
+  const p = x.p;
+  for (const [field, value] of p.fields) if (field === name) return fromPreview(value);
+  if (p.more > 0) throw new EvaluationError(`attribute '${name}' is not in the preview (fields were capped)`);
+  throw new EvaluationError(`'${p.t}' object has no attribute '${name}'`);
 }
 
 function normIndex(k, len) {
@@ -453,7 +476,16 @@ class Parser {
   }
   postfix() {
     let e = this.atom();
-    while (this.isOp('[')) {
+    while (this.isOp('[') || this.isOp('.')) {
+      if (this.isOp('.')) {
+        this.k++;
+        const name = this.tok;
+        if (name.type !== 'name') this.fail("expected an attribute name after '.'", name);
+        this.k++;
+        const target = e;
+        e = (env) => pyAttribute(target(env), name.value);
+        continue;
+      }
       const open = this.tok;
       this.k++;
       if (this.isOp(']')) this.fail('empty subscript');

@@ -66,6 +66,13 @@ def _serve(out: Path, *options: str):
 
 
 @pytest.fixture(scope="session")
+def lessons_server(tmp_path_factory):
+    """The site with the test-only lessons (tests/fixtures/lessons) added; yields the origin."""
+    yield from _serve(tmp_path_factory.mktemp("dist-lessons"), "--lessons", "site/lessons",
+                      "--lessons", "tests/fixtures/lessons")
+
+
+@pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """Build into a temp dir and serve it (COOP/COEP + CSP); yields the origin."""
     yield from _serve(tmp_path_factory.mktemp("site"))
@@ -119,14 +126,15 @@ class Watched:
         return out
 
 
-def new_page(browser, origin, hash_="", *, viewport=None, color_scheme=None, wait_boot=True) -> Watched:
+def new_page(browser, origin, hash_="", *, viewport=None, color_scheme=None, wait_boot=True,
+             lesson: str = "s08") -> Watched:
     """A fresh context (no remembered language) with the lesson page open and Python booted."""
     context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900},
                                   color_scheme=color_scheme, service_workers="block")
     page = context.new_page()
     page.set_default_timeout(BOOT_TIMEOUT)
     watched = Watched(context, page, origin)
-    page.goto(f"{origin}/s08/index.html" + (f"#{hash_}" if hash_ else ""))
+    page.goto(f"{origin}/{lesson}/index.html" + (f"#{hash_}" if hash_ else ""))
     if wait_boot:
         # A function, not a string: the page's CSP forbids eval, and a string predicate is eval'd.
         page.wait_for_function("() => globalThis.stepwise?.worker?.python", timeout=BOOT_TIMEOUT)

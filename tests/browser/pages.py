@@ -28,11 +28,11 @@ def paused_en(line: int) -> str:
 class Widget:
     """One debugger region, found by its accessible name."""
 
-    def __init__(self, page: Page, function: str, words: dict = ZH):
+    def __init__(self, page: Page, function: str, words: dict = ZH, path: str = PATH):
         self.page = page
         self.function = function
         self.words = words
-        self.root = page.get_by_role("region", name=f"{PATH} · {function}", exact=True)
+        self.root = page.get_by_role("region", name=f"{path} · {function}", exact=True)
 
     # controls
     def button(self, action: str) -> Locator:

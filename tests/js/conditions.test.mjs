@@ -90,3 +90,24 @@ test('syntax errors carry a position', () => {
   assert.throws(() => parseCondition('len()'), (e) => e.position === 4);
   assert.throws(() => parseCondition('len(a, b)'), (e) => e.position === 5);
 });
+
+test('attributes of objects are their recorded fields; nothing else is looked up', () => {
+  const cache = {
+    t: 'RouteCache', r: '<RouteCache hits=2, saved={…}>', more: 0,
+    fields: [['hits', val(2)], ['saved', { t: 'dict', r: '{}', len: 0, entries: [], more: 0 }],
+      ['route', { t: 'Point', r: 'Point(x=1, y=2)', len: 2, more: 0, fields: [['x', val(1)], ['y', val(2)]] }]],
+  };
+  const wide = { t: 'Wide', r: '<Wide …>', more: 3, fields: [['a', val(1)]] };
+  const look = (name) => ({ self: cache, wide, xs: val([1, 2]) })[name];
+  const run = (src) => parseCondition(src).test(look);
+  assert.equal(run('self.hits > 1'), true);
+  assert.equal(run('self.hits == 2 and len(self.saved) == 0'), true);
+  assert.equal(run('self.route.x + self.route[1] == 3'), true);
+  assert.equal(run('wide.a == 1'), true);
+  assert.throws(() => run('self.misses'), /'RouteCache' object has no attribute 'misses'/);
+  assert.throws(() => run('wide.b'), /not in the preview/);
+  assert.throws(() => run('xs.append'), /no recorded attribute/);
+  assert.throws(() => parseCondition('self.'), /attribute name/);
+  assert.throws(() => parseCondition('self.1'), ConditionError);
+  assert.equal(run('.5 < 1'), true);
+});

@@ -511,7 +511,7 @@ describe('breakpoints', () => {
       ['a ==', 4, /unexpected end/],
       ['a = 1', 2, /use '=='/],
       ['print(a)', 0, /only len\(\) can be called/],
-      ['x.y', 1, /attribute access/],
+      ['x.', 1, /attribute name after '\.'/],
       ['(a', 2, /expected '\)'/],
       ["'abc", 0, /unterminated string/],
       ['a +* b', 3, /unexpected '\*'/],

@@ -1,0 +1,121 @@
+"""Every lesson's page, and the test-only textbook lesson driven as a reader would.
+
+The site is built with site/lessons and tests/fixtures/lessons (`lessons_server`). Every case of
+every debugger on every page is Run and its output compared with untraced CPython: a lesson
+added the README's way is covered with no test edited. The textbook lesson (shortest routes:
+a dataclass, a generator, recursion, a closure, a class and an exception) is then stepped:
+into a method, `self` opened, a caller's frame chosen, a condition on an attribute, a deep stack.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from pages import ZH, Widget
+from playwright.sync_api import expect
+from test_every_lesson import CASES, LESSONS, normalise, outcome, run_here
+
+ROUTES = Path(__file__).resolve().parents[1] / "fixtures" / "py" / "textbook" / "routes.py"
+ROUTES_PATH = "tests/fixtures/py/textbook/routes.py"
+LINES = ROUTES.read_text(encoding="utf-8").splitlines()
+
+
+def line_of(text: str) -> int:
+    """The real line number of the one line of routes.py that starts with `text` (stripped)."""
+    hits = [n for n, line in enumerate(LINES, 1) if line.strip().startswith(text)]
+    assert len(hits) == 1, (text, hits)
+    return hits[0]
+
+
+@pytest.fixture(scope="module")
+def pages(chromium, lessons_server):
+    """One booted page per lesson, shared by the module's tests."""
+    from conftest import new_page
+    opened = {slug: new_page(chromium, lessons_server, lesson=slug) for slug, _ in LESSONS}
+    yield opened
+    problems = [problem for watched in opened.values() for problem in watched.problems()]
+    for watched in opened.values():
+        watched.context.close()
+    assert not problems, "\n".join(problems)
+
+
+def widget_for(pages, slug: str, name: str) -> Widget:
+    data = dict(LESSONS)[slug]
+    return Widget(pages[slug].page, name, path=data.source.removeprefix("py/"))
+
+
+@pytest.mark.parametrize("slug, name, case", CASES)
+def test_every_case_runs_in_the_page_as_in_cpython(pages, slug, name, case):
+    widget = widget_for(pages, slug, name)
+    widget.select(case)
+    widget.press("run")
+    expect(widget.status).to_have_text(re.compile(f"^({ZH['finished']}|{ZH['error']})$"), timeout=60_000)
+    expected = outcome(run_here(dict(LESSONS)[slug], name, case, record=False))
+    shown = widget.stdout.text_content()
+    assert normalise(shown) == (expected["stdout"] or shown)   # an empty run shows "no output"
+
+
+def test_step_into_a_method_inspect_self_and_choose_a_frame(pages):
+    widget = widget_for(pages, "routes", "plan_trip")
+    widget.select("town")
+    call = line_of("leg_minutes, path = cache.route(a, b)")
+    widget.bp(call).click()
+    widget.press("debug")
+    widget.expect_paused(call)
+    widget.press("into")
+    first = line_of("key = (start, goal)")
+    widget.expect_paused_in_helper(first, "route")
+    # The method's lines are shown, with breakpoint buttons; plan_trip's are not.
+    expect(widget.bp(line_of("if key in self.saved:"))).to_be_visible()
+    expect(widget.root.locator(f'.dbg-code .line[data-line="{call}"]')).to_be_hidden()
+    # `self` is the cache: an object whose fields open like a dict's entries.
+    self_value = widget.variables.locator("details").first
+    expect(self_value).to_contain_text("RouteCache")
+    self_value.locator("summary").click()
+    for field in ("roadmap", "size", "hits", "saved"):
+        expect(self_value).to_contain_text(field)
+    # The caller's frame: its line (the call), its variables at this step.
+    frames = widget.root.locator(".frames button")
+    expect(frames).to_have_count(2)
+    frames.nth(1).click()
+    expect(widget.root.locator(".dbg-code .line.caller")).to_have_attribute("data-line", str(call))
+    expect(widget.variables).to_contain_text("stops")
+    widget.press("out")   # stops on route's return first, then back in plan_trip
+    widget.press("out")
+    widget.expect_paused(call + 1)
+
+
+def test_condition_on_an_attribute(pages):
+    widget = widget_for(pages, "routes", "RouteCache.route")
+    widget.select("town")
+    line = line_of("key = (start, goal)")
+    widget.bp(line).click()
+    condition = widget.root.get_by_role("textbox", name=f"条件 第{line}行", exact=True)
+    condition.fill("len(self.saved) >= 2 and self.hits == 0")
+    condition.press("Enter")
+    widget.press("debug")
+    widget.expect_paused(line)
+    # The third leg (library to school): two routes are saved, none reused yet.
+    expect(widget.variables).to_contain_text(re.compile(r"start\s*library\s*goal\s*school"))
+
+
+def test_deep_recursion_folds_the_stack(pages):
+    widget = widget_for(pages, "routes", "plan_trip")
+    widget.select("grid")
+    base = line_of("return [place]")
+    # rebuild_path's lines show once execution is there; before the run, set its breakpoint through
+    # the widget's API (a reader would step in once and click the line).
+    pages["routes"].page.evaluate("([name, line]) => stepwise.debuggers.get(name).toggleBreakpoint(line)",
+                                  ["plan_trip", base])
+    widget.press("debug")
+    widget.expect_paused(base)
+    rows = widget.root.locator(".frames li")
+    more = widget.root.get_by_role("button", name=re.compile(r"还有 \d+ 层"))
+    expect(more).to_be_visible()
+    folded = rows.count()
+    assert folded == 7, folded   # first 3, "… N more", last 3
+    hidden = int(re.search(r"\d+", more.inner_text()).group())
+    more.click()
+    expect(rows).to_have_count(folded - 1 + hidden)
+    expect(widget.root.locator(".frames button").first).to_contain_text("rebuild_path")

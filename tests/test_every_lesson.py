@@ -1,0 +1,98 @@
+"""Every case of every lesson, found on disk: untraced CPython, traced CPython and traced Pyodide agree.
+
+A lesson added the README's way (site/lessons/<slug>/) is covered here with no test edited, and
+so is the test-only lesson under tests/fixtures/lessons/. For each function and case: the three
+runs print the same (temp names and object addresses aside), end the same way, leave the same
+files, record a valid trace without recorder faults and within the lesson's limits. The page's
+own Run of each case is checked against the same CPython output in tests/browser/test_lessons.py.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from test_recorder import check_document
+
+from steptrace import scenario
+from steptrace.runner import run_case
+
+REPO = Path(__file__).resolve().parents[1]
+LESSON_DIRS = [REPO / "site" / "lessons", REPO / "tests" / "fixtures" / "lessons"]
+
+
+def lessons() -> list[tuple[str, scenario.Scenarios]]:
+    found = []
+    for folder in LESSON_DIRS:
+        for meta_path in sorted(folder.glob("*/lesson.toml")):
+            meta = tomllib.loads(meta_path.read_text(encoding="utf-8"))
+            data = scenario.load(REPO / meta["scenarios"], REPO)
+            found.append((meta_path.parent.name, data))
+            if str(REPO / data.python_root) not in sys.path:   # where the lesson's module is imported from
+                sys.path.insert(0, str(REPO / data.python_root))
+    return found
+
+
+LESSONS = lessons()
+CASES = [(slug, name, case) for slug, data in LESSONS for name, fn in data.functions.items() for case in fn.cases]
+BY_SLUG = dict(LESSONS)
+
+
+def normalise(text: str) -> str:
+    text = re.sub(r" at 0x[0-9a-fA-F]+", " at 0x…", text)
+    text = re.sub(r"context-[0-9a-f]{12}", "context-<hex>", text)
+    text = re.sub(r"(lesson8?-|stepwise-(?!trace))[A-Za-z0-9_]+", r"\1<tmp>", text)
+    return text
+
+
+def outcome(doc: dict) -> dict:
+    """What a reader would compare between two runs of the same case."""
+    end = doc["end"]
+    exception = end["exception"] and {key: end["exception"][key] for key in ("type", "message")}
+    return {
+        "stdout": normalise(doc["stdout_text"]), "stderr": normalise(doc["stderr_text"]),
+        "status": end["status"], "exception": normalise(json.dumps(exception)),
+        "files": sorted(normalise(file["path"]) for file in doc["files"]),
+    }
+
+
+def run_here(data: scenario.Scenarios, name: str, case: str, **options) -> dict:
+    setup, entry = data.code(name, case)
+    limits = data.functions[name].limits
+    return json.loads(run_case(data.source, data.module, setup, entry, function=name, case=case,
+                               time_limit=limits.seconds * 4, max_events=limits.events, **options))
+
+
+@pytest.fixture(scope="module")
+def untraced() -> dict:
+    return {(slug, name, case): outcome(run_here(BY_SLUG[slug], name, case, record=False))
+            for slug, name, case in CASES}
+
+
+@pytest.mark.parametrize("slug, name, case", CASES)
+def test_case_traced_on_cpython_is_faithful(untraced, slug, name, case):
+    doc = run_here(BY_SLUG[slug], name, case)
+    check_document(doc)
+    assert doc["stats"]["internal_errors"] == []
+    assert doc["end"]["status"] != "stopped", f"{slug} {name} {case} hit a limit on CPython: {doc['end']}"
+    assert outcome(doc) == untraced[(slug, name, case)]
+
+
+@pytest.mark.parametrize("slug, name, case", CASES)
+def test_case_traced_in_pyodide_matches_cpython(pyodide, untraced, slug, name, case):
+    data = BY_SLUG[slug]
+    setup, entry = data.code(name, case)
+    limits = data.functions[name].limits
+    code = ("from steptrace.runner import run_case\n"
+            f"result = run_case({data.source!r}, {data.module!r}, {setup!r}, {entry!r}, function={name!r}, "
+            f"case={case!r}, time_limit={limits.seconds!r}, max_events={limits.events!r})\n")
+    doc = json.loads(pyodide.run(code, timeout=120))
+    check_document(doc)
+    assert doc["backend"] == "monitoring" and doc["stats"]["internal_errors"] == []
+    assert doc["end"]["status"] != "stopped", (
+        f"{slug} {name} {case} does not finish within its limits in Pyodide ({limits.seconds} s): raise them "
+        f"in {data.path.name}")
+    assert outcome(doc) == untraced[(slug, name, case)]
