@@ -234,9 +234,12 @@ def page_data(lesson: Lesson, root: str) -> dict:
             "first_line": spec.first_line, "last_line": spec.last_line, "kind": spec.kind,
             "cases": [{"id": c, **data.labels[c]} for c in spec.cases],
             "stages": [{"line": s.line, "zh": s.zh, "en": s.en} for s in spec.stages],
-            "setup": spec.setup, "entry": spec.entry, "limits": spec.limits.for_page(),
+            # Each case's code exactly as it runs: composed once, here (steptrace.scenario).
+            "code": {case: list(data.code(spec.name, case)) for case in spec.cases},
+            "limits": spec.limits.for_page(), "conditionExample": spec.condition_example,
+            "afterRun": spec.after_run, "historyBudget": spec.history_budget,
         }
-    return {"lesson": lesson.slug, "source": data.source, "module": data.module, "setup": data.setup,
+    return {"lesson": lesson.slug, "source": data.source, "module": data.module, "history": data.history,
             "root": root, "files": worker_files(data.source), "pythonRoot": data.python_root,
             "functions": functions, "spans": lesson.spans}
 

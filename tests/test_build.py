@@ -108,6 +108,27 @@ MISTAKES = {
                                    'start = "cutting = "'),
     "languages with other widgets": ("en", "```debugger\ntrim_results\n```", "",
                                      r"lesson\.en\.md: its widget blocks .* differ", None),
+    "unknown key in a function": ("toml", 'condition_example = "len(groups) > 1"',
+                                  'condition_example = "len(groups) > 1"\nbreakpoint = 3',
+                                  r"s08\.toml:(\d+): function 'split_history' has unknown key\(s\) breakpoint",
+                                  "breakpoint = 3"),
+    "unknown method": ("toml", 'name = "trim_results"', 'name = "Runtime.trim_results"',
+                       r"s08\.toml:(\d+): unknown function 'Runtime\.trim_results'", 'name = "Runtime.trim_results"'),
+    "limits out of range": ("toml", "seconds = 0.7", "seconds = 0",
+                            r"s08\.toml:(\d+): \[limits\]: `seconds` must be more than 0", "[limits]"),
+    "unknown limit": ("toml", "seconds = 0.7", "secs = 0.7",
+                      r"s08\.toml:(\d+): \[limits\] takes `seconds` and `events`", "[limits]"),
+    "history without text": ("toml", 'budget = "budget"', 'budget = ""',
+                             r"s08\.toml:(\d+): \[history\] takes non-empty strings", "[history]"),
+    "condition example that is not an expression": (
+        "toml", 'condition_example = "len(groups) > 1"', 'condition_example = "len(groups) >"',
+        r"s08\.toml:(\d+): `condition_example` of 'split_history' is not an expression",
+        'condition_example = "len(groups) >"'),
+    "after-run note in one language": (
+        "toml", 'after_run = { zh = "入口最后检查 messages == before：输入历史没有被修改。", en = "The entry ends by '
+        'checking messages == before: the input history was not modified." }',
+        'after_run = { zh = "入口最后检查。" }',
+        r"s08\.toml:(\d+): .?after_run.? of 'split_history' needs non-empty text for both zh and en", "after_run"),
 }
 
 

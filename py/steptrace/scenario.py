@@ -48,6 +48,9 @@ class Function:
     last_line: int
     kind: str = "function"   # or "method", "class" (see steptrace.targets)
     limits: Limits = Limits()
+    condition_example: str | None = None      # the placeholder of a breakpoint's condition
+    after_run: dict[str, str] | None = None    # {zh, en}: said when a run returns
+    history_budget: int | None = None          # the history picture's budget when no local holds it
 
 
 @dataclass
@@ -61,6 +64,9 @@ class Scenarios:
     setup: str
     labels: dict[str, dict[str, str]]
     functions: dict[str, Function] = field(default_factory=dict)
+    # The history picture, when the lesson's data are agent histories (lists of message dicts):
+    # {"budget": local holding the byte budget, "summary_marker": ..., "trimmed_marker": ...}.
+    history: dict[str, str] | None = None
 
     @property
     def python_root(self) -> str:
@@ -181,6 +187,7 @@ def load(path: Path | str, root: Path | str | None = None) -> Scenarios:
 
     scenarios = Scenarios(path, root, data["lesson"], data["source"], data["module"], setup_path, setup, labels)
     lesson_limits = _limits(data.get("limits", {}), Limits(), path, _line_of(text, r"^\s*\[limits\]"), "[limits]")
+    scenarios.history = _history(data.get("history"), path, _line_of(text, r"^\s*\[history\]"))
     functions = data.get("functions")
     if not isinstance(functions, list) or not functions:
         raise ScenarioError(path, None, "missing [[functions]] entries")
@@ -193,6 +200,23 @@ def load(path: Path | str, root: Path | str | None = None) -> Scenarios:
 def _line_from_message(message: str) -> int | None:
     match = re.search(r"line (\d+)", message)
     return int(match.group(1)) if match else None
+
+
+FUNCTION_KEYS = {"name", "cases", "setup", "entry", "stages", "limits", "condition_example", "after_run",
+                 "history_budget"}
+HISTORY_KEYS = {"budget": "the local that holds the byte budget, e.g. \"budget\"",
+                "summary_marker": "text that starts a summary message",
+                "trimmed_marker": "text that replaces a trimmed result"}
+
+
+def _history(raw: object, path: Path, line: int | None) -> dict[str, str] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not raw or set(raw) - set(HISTORY_KEYS) or \
+            not all(isinstance(value, str) and value for value in raw.values()):
+        described = "; ".join(f"`{key}`: {what}" for key, what in HISTORY_KEYS.items())
+        raise ScenarioError(path, line, f"[history] takes non-empty strings: {described}")
+    return dict(raw)
 
 
 def _limits(raw: object, base: Limits, path: Path, line: int | None, where: str) -> Limits:
@@ -224,6 +248,11 @@ def _function(spec: dict, text: str, path: Path, source_path: Path, source_text:
     for key in ("cases", "entry"):
         if key not in spec:
             raise ScenarioError(path, at, f"function {name!r} is missing `{key}`")
+    unknown = sorted(set(spec) - FUNCTION_KEYS)
+    if unknown:
+        raise ScenarioError(path, _line_of(text, rf"^\s*{re.escape(unknown[0])}\s*=", at or 0),
+                            f"function {name!r} has unknown key(s) {', '.join(unknown)}; "
+                            f"a [[functions]] entry takes {', '.join(sorted(FUNCTION_KEYS))}")
     cases = spec["cases"]
     if not isinstance(cases, list) or not cases or not all(isinstance(c, str) for c in cases):
         raise ScenarioError(path, at, f"`cases` of {name!r} must be a non-empty list of case ids")
@@ -266,4 +295,22 @@ def _function(spec: dict, text: str, path: Path, source_path: Path, source_text:
         raise ScenarioError(path, at, f"the stages of {name!r} must be listed in source order")
     limits = _limits(spec.get("limits", {}), lesson_limits, path, _line_of(text, r"^\s*limits\s*=", at or 0),
                      f"the limits of {name!r}")
-    return Function(name, list(cases), setup, entry, stages, node.first, node.last, node.kind, limits)
+    example = spec.get("condition_example")
+    if example is not None:
+        where = _line_of(text, r"^\s*condition_example\s*=", at or 0)
+        if not isinstance(example, str) or not example.strip():
+            raise ScenarioError(path, where, f"`condition_example` of {name!r} must be a condition, e.g. \"i > 2\"")
+        try:
+            compile(example, "<condition>", "eval")
+        except SyntaxError as error:
+            raise ScenarioError(path, where, f"`condition_example` of {name!r} is not an expression: {error.msg}") \
+                from None
+    after_run = spec.get("after_run")
+    if after_run is not None:
+        after_run = _labels(after_run, f"`after_run` of {name!r}", path, _line_of(text, r"^\s*after_run\s*=", at or 0))
+    budget = spec.get("history_budget")
+    if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0):
+        raise ScenarioError(path, _line_of(text, r"^\s*history_budget\s*=", at or 0),
+                            f"`history_budget` of {name!r} must be a positive whole number of bytes")
+    return Function(name, list(cases), setup, entry, stages, node.first, node.last, node.kind, limits,
+                    example, after_run, budget)

@@ -103,11 +103,9 @@ export class Debugger extends EventTarget {
     this.root.querySelector(".entry-code code").textContent = entry;
   }
 
-  /** The case's setup and entry, exactly as they run (mirrors steptrace.scenario.Scenarios.code). */
+  /** The case's setup and entry, exactly as they run (composed by the build: steptrace.scenario). */
   code() {
-    let setup = `scenario = '${this.caseId}'\n` + this.lesson.setup.replace(/\n+$/, "") + "\n";
-    if (this.fn.setup.trim()) setup += this.fn.setup.replace(/^\n+|\n+$/g, "") + "\n";
-    return [setup, this.fn.entry.replace(/^\n+|\n+$/g, "") + "\n"];
+    return this.fn.code[this.caseId];
   }
 
   // ------------------------------------------------------------------ public API
@@ -402,13 +400,15 @@ export class Debugger extends EventTarget {
     const { vars, changed } = this.replay.localsAt(last, position.finished ? null : this.viewedFrame);
     const table = el("dl", "vars");
     const budget = this.#budget(vars);
+    const pictured = (value) => this.lesson.history && isHistory(value);
+    const markers = this.lesson.history ?? {};
     for (const [name, value] of vars) {
       const term = el("dt", changed.has(name) && !position.finished ? "changed" : "", name);
       if (term.className) term.append(el("span", "visually-hidden", ` (${this.t("changed")})`));
       const detail = el("dd");
       detail.append(renderValue(value, this.t));
       table.append(term, detail);
-      if (isHistory(value)) history.append(renderHistory(name, value, budget, this.t));
+      if (pictured(value)) history.append(renderHistory(name, value, budget, this.t, markers));
     }
     const event = position.finished ? null : position.index;
     if (event != null) {
@@ -416,7 +416,7 @@ export class Debugger extends EventTarget {
       if (returned) {
         table.append(el("dt", "special", `⟵ ${this.t("returned")}`), el("dd"));
         table.lastChild.append(renderValue(returned, this.t));
-        if (isHistory(returned)) history.append(renderHistory(`⟵ ${this.t("returned")}`, returned, budget, this.t));
+        if (pictured(returned)) history.append(renderHistory(`⟵ ${this.t("returned")}`, returned, budget, this.t, markers));
       }
       const raised = this.replay.exceptionAt(event);
       if (raised) {
@@ -428,12 +428,11 @@ export class Debugger extends EventTarget {
     history.hidden = !history.childElementCount;
   }
 
-  /** The byte budget the case runs with: a recorded `budget` local, else the entry's budget=N. */
+  /** The history picture's byte budget: the local the lesson names ([history] budget), else the function's. */
   #budget(vars) {
-    const local = vars.get("budget");
+    const local = this.lesson.history?.budget ? vars.get(this.lesson.history.budget) : undefined;
     if (local?.t === "int") return Number(local.r);
-    const match = /budget\s*=\s*(\d+)/.exec(this.fn.entry);
-    return match ? Number(match[1]) : null;
+    return this.fn.historyBudget ?? null;
   }
 
   /**
@@ -510,18 +509,18 @@ export class Debugger extends EventTarget {
         const raised = this.#functionException();
         if (raised) lines.push(`${raised.type}: ${raised.message} (${this.t("line", { line: raised.line })})`);
       }
-      if (end.status === "returned" && /assert messages == before/.test(this.fn.entry)) lines.push(this.t("unchanged_check"));
+      if (end.status === "returned" && this.fn.afterRun) lines.push(this.fn.afterRun[this.i18n.lang]);
     }
     error.textContent = lines.join("\n");
     error.hidden = !lines.length;
     error.classList.toggle("is-error", position.finished && this.trace.end.status !== "returned");
   }
 
-  /** The exception the shown function raised (and the entry caught), if any. */
+  /** The exception the shown function raised (and the entry caught), if any. A stop is not one: the
+   * recorder reports it as the call's status "stopped", and the "stopped after" line says it. */
   #functionException() {
     const call = this.trace.end.call;
-    const stopped = ["KeyboardInterrupt", "LimitReached"]; // a stop, already said by the "stopped after" line
-    return call?.status === "raised" && call.exception && !stopped.includes(call.exception.type)
+    return call?.status === "raised" && call.exception && call.exception.type !== "KeyboardInterrupt"
       ? call.exception : null;
   }
 
@@ -559,7 +558,7 @@ export class Debugger extends EventTarget {
       const condition = el("input");
       condition.type = "text";
       condition.value = bp.condition ?? "";
-      condition.placeholder = this.t("condition_placeholder");
+      condition.placeholder = this.t("condition_placeholder", { example: this.fn.conditionExample ?? "n > 0" });
       condition.setAttribute("aria-label", this.t("condition", { line }));
       condition.addEventListener("change", () => this.setBreakpoint(line, { ...bp, condition: condition.value.trim() }));
       const hits = el("input");

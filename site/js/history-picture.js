@@ -44,12 +44,16 @@ export function isHistory(value) {
     && value.items.every((item) => item?.t === "dict" && entry(item, "role"));
 }
 
-/** Classify one message preview: [kind, detail] for colour and label. */
-export function messageKind(message) {
+/**
+ * Classify one message preview: [kind, detail] for colour and label. `markers` are the lesson's
+ * ([history] in its scenario file): the text that starts a summary and a trimmed result.
+ */
+export function messageKind(message, markers = {}) {
   const role = entry(message, "role")?.v;
   const content = entry(message, "content");
   if (content?.t === "str") {
-    return (content.v ?? "").includes("[历史摘要") ? ["summary", role] : ["question", role];
+    const summary = markers.summary_marker;
+    return summary && (content.v ?? "").includes(summary) ? ["summary", role] : ["question", role];
   }
   const blocks = content?.items ?? [];
   const types = blocks.map((b) => entry(b, "type")?.v);
@@ -59,7 +63,8 @@ export function messageKind(message) {
   if (types.includes("tool_result")) {
     const ids = blocks.map((b) => entry(b, "tool_use_id")?.v).filter(Boolean).join(", ");
     if (blocks.some((b) => entry(b, "is_error")?.r === "True")) return ["error", ids];
-    if (blocks.every((b) => (entry(b, "content")?.v ?? "").startsWith("[旧正文已移出"))) return ["marker", ids];
+    const trimmed = markers.trimmed_marker;
+    if (trimmed && blocks.every((b) => (entry(b, "content")?.v ?? "").startsWith(trimmed))) return ["marker", ids];
     return ["tool_result", ids];
   }
   return ["text", role];
@@ -69,9 +74,10 @@ export function messageKind(message) {
  * @param {string} name the variable's name
  * @param {object} value a history preview
  * @param {number|null} budget bytes, or null when the case has none
+ * @param {{summary_marker?: string, trimmed_marker?: string}} [markers] the lesson's ([history])
  * @param {(key: string, values?: object) => string} t
  */
-export function renderHistory(name, value, budget, t) {
+export function renderHistory(name, value, budget, t, markers = {}) {
   const figure = document.createElement("figure");
   figure.className = "history-picture";
   const messages = value.items;
@@ -91,7 +97,7 @@ export function renderHistory(name, value, budget, t) {
   bar.className = "history-bar";
   bar.setAttribute("aria-label", `${t("history_picture")}: ${name}`);
   messages.forEach((message, index) => {
-    const [kind, detail] = messageKind(message);
+    const [kind, detail] = messageKind(message, markers);
     const block = document.createElement("li");
     block.className = `msg msg-${kind}`;
     block.style.flexGrow = String(Math.max(sizes[index], 1));
@@ -122,7 +128,7 @@ export function renderHistory(name, value, budget, t) {
   // A legend of the kinds this picture uses, in the reader's language.
   const legend = document.createElement("ul");
   legend.className = "history-legend";
-  for (const kind of new Set(messages.map((message) => messageKind(message)[0]))) {
+  for (const kind of new Set(messages.map((message) => messageKind(message, markers)[0]))) {
     const item = document.createElement("li");
     const swatch = document.createElement("span");
     swatch.className = `swatch msg-${kind}`;

@@ -87,6 +87,7 @@ def test_breakpoint_pauses_step_moves_back_returns_continue_finishes(lesson):
     widget.press("continue")
     widget.expect_finished()
     assert widget.stdout.text_content() == "已生成候选；原历史保持不变。\n"
+    expect(widget.error_message).to_contain_text("输入历史没有被修改")   # the lesson's after-run note
 
 
 def test_continue_stops_at_every_hit_then_finishes(lesson):
