@@ -312,6 +312,88 @@ def copy_snapshot(target: Path) -> None:
         stamp.write_text(key)
 
 
+PROVE_SCRIPT = SITE / "prove" / "prove-cases.mjs"
+
+
+def prove_cases(lesson: Lesson) -> list[str]:
+    """Run every case of the lesson in the pinned Pyodide (node), as the page will; return the problems.
+
+    A case is an authoring mistake when its setup or entry raises, when it hits a limit, when the
+    recorder faults, or when it ends otherwise than its `outcomes` declare. The answers are cached
+    under node_modules/.cache, keyed by everything a run depends on.
+    """
+    import hashlib
+
+    data = lesson.scenarios
+    files = worker_files(data.source)
+    cases = []
+    for name, spec in data.functions.items():
+        for case in spec.cases:
+            setup, entry = data.code(name, case)
+            cases.append({"function": name, "case": case, "source": data.source, "module": data.module,
+                          "setup": setup, "entry": entry, "seconds": spec.limits.seconds,
+                          "events": spec.limits.events})
+    request = {"files": files, "roots": [data.python_root, "py"], "cases": cases}
+    digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode() + PROVE_SCRIPT.read_bytes())
+    pyodide_meta = REPO / "node_modules" / "pyodide" / "package.json"
+    digest.update(pyodide_meta.read_bytes() if pyodide_meta.is_file() else b"")
+    for name in files:
+        digest.update(name.encode() + (REPO / name).read_bytes())
+    cache = REPO / "node_modules" / ".cache" / "stepwise" / f"proof-{digest.hexdigest()[:16]}.json"
+    if cache.is_file():
+        answers = json.loads(cache.read_text(encoding="utf-8"))
+    else:
+        node = shutil.which("node")
+        if node is None or not pyodide_meta.is_file():
+            return [f"{data.path}: cannot prove the cases: Node.js 20+ and `npm ci` (the pinned pyodide) are needed"]
+        result = subprocess.run([node, str(PROVE_SCRIPT), str(REPO)], input=json.dumps(request), cwd=REPO,
+                                capture_output=True, text=True, timeout=600)
+        answers = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+        if result.returncode != 0 or len(answers) != len(cases):
+            return [f"{data.path}: proving the cases in Pyodide failed: {result.stderr.strip()[-800:]}"]
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps(answers), encoding="utf-8")
+    return [problem for answer in answers if (problem := case_problem(data, answer))]
+
+
+def case_problem(data: scenarios.Scenarios, answer: dict) -> str | None:
+    """What is wrong with how one case ended in Pyodide, said with the place to fix; None if nothing."""
+    name, case = answer["function"], answer["case"]
+    spec = data.functions[name]
+    label = f"case {case!r} of {name!r}"
+    if not answer.get("ok"):
+        return f"{data.path}: {label} could not run in Pyodide: {answer.get('error')}"
+    end, declared = answer["end"], spec.outcomes.get(case, {})
+    if answer["faults"]:
+        return f"{data.path}: {label}: the recorder faulted ({answer['faults'][0]}); please report it"
+    if end["status"] == "stopped":
+        return (f"{data.path}: {label} stopped at its {end['reason'].replace('_', ' ')} ({spec.limits.seconds:g} s) "
+                f"after {answer['events']:,} steps in Pyodide; raise `seconds` in [limits] or the function's "
+                "`limits`, or make the case smaller")
+    if end["status"] == "failed":
+        return f"{data.path}: {label}: the recorder could not start: {end['exception']['message']}"
+    exception = end.get("exception")
+    call = end.get("call") or {}
+    raised = {exception["type"]} if exception else set()
+    if call.get("status") == "raised" and call.get("exception"):
+        raised.add(call["exception"]["type"])
+    if "raises" in declared and declared["raises"] not in raised:
+        said = ", ".join(sorted(raised)) or "nothing"
+        return f"{data.path}: {label} declares raises = {declared['raises']!r}, but {name} raised {said}"
+    if exception and exception["type"] != declared.get("raises"):
+        if exception.get("in_source"):
+            where = f"{data.source}:{exception['line']}"
+        else:
+            where = data.where(name, exception.get("file", "<entry>"), exception.get("line"))
+        origin = {"<setup>": "its setup", "<entry>": "its entry"}.get(exception.get("file"), data.source)
+        return (f"{where}: {label} ends with {exception['type']}: {exception['message']} (raised in {origin}); "
+                f"fix the code, or declare it: outcomes.{case} = {{ raises = \"{exception['type']}\" }}")
+    first = answer["stdout"].split("\n", 1)[0]
+    if "prints" in declared and first != declared["prints"]:
+        return f"{data.path}: {label} declares prints = {declared['prints']!r}, but its first line is {first!r}"
+    return None
+
+
 def pygments_css() -> str:
     light = HtmlFormatter(style="default").get_style_defs(".code")
     dark = HtmlFormatter(style="github-dark").get_style_defs(".code")
@@ -339,6 +421,9 @@ def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list
                if (folder / "lesson.toml").is_file()]
     if not lessons:
         raise BuildError(f"{', '.join(map(str, lessons_dirs))}: no lesson folders (each needs a lesson.toml)")
+    problems = [problem for lesson in lessons for problem in prove_cases(lesson)]
+    if problems:
+        raise BuildError("\n  ".join(problems))
     out.mkdir(parents=True, exist_ok=True)
     copy_pyodide(out)
     assets = out / "assets"
@@ -369,6 +454,45 @@ def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list
 # ---------------------------------------------------------------- serve
 
 COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".py", ".svg", ".txt")
+
+
+def watched_files(lessons: list[Lesson], lessons_dirs: list[Path]) -> dict[Path, float]:
+    """Every file a build reads: lesson folders, scenario files and setups, shown sources, the site."""
+    paths: set[Path] = set()
+    for folder in [*lessons_dirs, SITE / "templates", SITE / "js", SITE / "css"]:
+        paths.update(p for p in folder.rglob("*") if p.is_file())
+    paths.add(SITE / "i18n.json")
+    for lesson in lessons:
+        data = lesson.scenarios
+        paths.update({data.path, data.setup_path, REPO / data.source})
+    stamps = {}
+    for path in paths:
+        try:
+            stamps[path] = path.stat().st_mtime
+        except OSError:
+            stamps[path] = -1.0
+    return stamps
+
+
+def watch(out: Path, lessons_dirs: list[Path], lessons: list[Lesson], every: float = 0.5) -> None:
+    """Rebuild whenever a file the build reads changes; a failed rebuild keeps the last good site."""
+    import threading
+
+    def loop(lessons: list[Lesson]) -> None:
+        seen = watched_files(lessons, lessons_dirs)
+        while True:
+            time.sleep(every)
+            now = watched_files(lessons, lessons_dirs)
+            if now == seen:
+                continue
+            seen = now
+            try:
+                lessons = build(out, lessons_dirs)
+                seen = watched_files(lessons, lessons_dirs)
+            except BuildError as error:
+                print(f"rebuild failed (still serving the last good build): {error}", file=sys.stderr, flush=True)
+
+    threading.Thread(target=loop, args=(lessons,), daemon=True).start()
 
 
 def serve(out: Path, port: int, isolation: bool = True) -> None:
@@ -455,13 +579,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-isolation", action="store_true",
                         help="serve without COOP/COEP (runaway runs then reboot the worker)")
     parser.add_argument("--verbose", action="store_true", help="log every request when serving")
+    parser.add_argument("--watch", action="store_true", help="serve: rebuild when a lesson, scenario, source "
+                                                             "or site file changes")
     args = parser.parse_args(argv)
+    lessons_dirs = args.lessons or [SITE / "lessons"]
     try:
-        build(args.out, args.lessons or [SITE / "lessons"])
+        lessons = build(args.out, lessons_dirs)
     except BuildError as error:
         print(f"build failed: {error}", file=sys.stderr)
         return 1
     if args.command == "serve":
+        if args.watch:
+            watch(args.out, lessons_dirs, lessons)
         serve(args.out, args.port, isolation=not args.no_isolation)
     return 0
 

@@ -160,3 +160,75 @@ def test_entry_with_a_syntax_error_names_the_toml_line(authoring, tmp_path):
     assert "split_history(messages,, 1)" in toml.read_text(encoding="utf-8").splitlines()[line - 1]
 
 
+
+
+# -- the build proves every case in Pyodide (each test boots it once: a few seconds) ---------------------
+
+def test_a_setup_that_raises_names_the_setup_line(authoring, tmp_path):
+    lessons, _, setup = authoring
+    edit(setup, 'if scenario == "pending":', 'raise RuntimeError("setup broke")\nif scenario == "pending":')
+    stderr = fails_with(lessons, tmp_path, r"setup\.py:(\d+): case '\w+' of '\w+' ends with RuntimeError: setup broke "
+                                           r"\(raised in its setup\)")
+    line = int(re.search(r"setup\.py:(\d+)", stderr).group(1))
+    assert setup.read_text(encoding="utf-8").splitlines()[line - 1] == 'raise RuntimeError("setup broke")'
+
+
+def test_an_entry_that_fails_names_its_line_in_the_scenario_file(authoring, tmp_path):
+    lessons, toml, _ = authoring
+    edit(toml, "    observed = split_history(messages, keep_recent=1)", "    observed = split_histroy(messages)")
+    stderr = fails_with(lessons, tmp_path, r"s08\.toml:(\d+): case 'normal' of 'split_history' ends with NameError")
+    line = int(re.search(r"s08\.toml:(\d+)", stderr).group(1))
+    assert "split_histroy(messages)" in toml.read_text(encoding="utf-8").splitlines()[line - 1]
+
+
+def test_a_case_that_ends_otherwise_than_declared(authoring, tmp_path):
+    lessons, toml, _ = authoring
+    edit(toml, 'condition_example = "len(groups) > 1"',
+         'condition_example = "len(groups) > 1"\noutcomes.normal = { raises = "ValueError" }\n'
+         'outcomes.pending = { prints = "something else" }')
+    fails_with(lessons, tmp_path, r"case 'normal' of 'split_history' declares raises = 'ValueError', but "
+                                  r"split_history raised nothing",
+               r"case 'pending' of 'split_history' declares prints = 'something else', but its first line is "
+               r"'工具结果尚未收齐，不能压缩。'")
+
+
+def test_a_case_that_hits_its_limit(authoring, tmp_path):
+    lessons, toml, _ = authoring
+    edit(toml, "seconds = 0.7", "seconds = 0.0001")
+    fails_with(lessons, tmp_path, r"case 'summary' of 'prepare_context' stopped at its time limit \(0\.0001 s\) after "
+                                  r"[\d,]+ steps in Pyodide; raise `seconds`")
+
+
+def test_serve_watch_rebuilds_when_a_lesson_file_changes(authoring, tmp_path):
+    import socket
+    import time
+    import urllib.request
+
+    lessons, _, _ = authoring
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    out = tmp_path / "site"
+    process = subprocess.Popen([sys.executable, "build.py", "serve", "--watch", "--port", str(port), "--out", str(out),
+                                "--lessons", str(lessons)], cwd=REPO, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    try:
+        page = f"http://127.0.0.1:{port}/s08/index.html"
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                before = urllib.request.urlopen(page, timeout=2).read().decode()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and process.poll() is None, "serve did not start"
+                time.sleep(0.2)
+        prose = lessons / "s08" / "lesson.zh.md"
+        prose.write_text(prose.read_text(encoding="utf-8") + "\n新加的一段：WATCHED\n", encoding="utf-8")
+        deadline = time.monotonic() + 60
+        while "WATCHED" not in urllib.request.urlopen(page, timeout=2).read().decode():
+            assert time.monotonic() < deadline, "the page was not rebuilt"
+            time.sleep(0.3)
+        assert "WATCHED" not in before
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

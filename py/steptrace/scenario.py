@@ -51,6 +51,9 @@ class Function:
     condition_example: str | None = None      # the placeholder of a breakpoint's condition
     after_run: dict[str, str] | None = None    # {zh, en}: said when a run returns
     history_budget: int | None = None          # the history picture's budget when no local holds it
+    outcomes: dict[str, dict] = field(default_factory=dict)   # case -> {"raises": type, "prints": first line}
+    setup_line: int | None = None              # where its setup and entry code start in the scenario file
+    entry_line: int | None = None
 
 
 @dataclass
@@ -86,6 +89,21 @@ class Scenarios:
         if spec.setup.strip():
             setup += spec.setup.strip("\n") + "\n"
         return setup, spec.entry.strip("\n") + "\n"
+
+    def where(self, function: str, file: str, line: int | None) -> str:
+        """`path:line` of line `line` of a case's composed `<setup>` or `<entry>` code (see `code`)."""
+        spec = self._function(function)
+        if line is None:
+            return str(self.path)
+        if file == "<entry>":
+            return f"{self.path}:{spec.entry_line + line - 1}" if spec.entry_line else str(self.path)
+        shared = len(self.setup.rstrip("\n").splitlines())
+        if line == 1:
+            return f"{self.path} (the `scenario = ...` line before the setup)"
+        if line <= 1 + shared:
+            return f"{self.setup_path}:{line - 1}"
+        offset = line - 1 - shared
+        return f"{self.path}:{spec.setup_line + offset - 1}" if spec.setup_line else str(self.path)
 
     def _function(self, name: str) -> Function:
         try:
@@ -203,7 +221,7 @@ def _line_from_message(message: str) -> int | None:
 
 
 FUNCTION_KEYS = {"name", "cases", "setup", "entry", "stages", "limits", "condition_example", "after_run",
-                 "history_budget"}
+                 "history_budget", "outcomes"}
 HISTORY_KEYS = {"budget": "the local that holds the byte budget, e.g. \"budget\"",
                 "summary_marker": "text that starts a summary message",
                 "trimmed_marker": "text that replaces a trimmed result"}
@@ -312,5 +330,25 @@ def _function(spec: dict, text: str, path: Path, source_path: Path, source_text:
     if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0):
         raise ScenarioError(path, _line_of(text, r"^\s*history_budget\s*=", at or 0),
                             f"`history_budget` of {name!r} must be a positive whole number of bytes")
+    outcomes = spec.get("outcomes", {})
+    outcomes_line = _line_of(text, r"^\s*outcomes", at or 0)
+    if not isinstance(outcomes, dict) or not all(
+            case in cases and isinstance(value, dict) and value and set(value) <= {"raises", "prints"}
+            and all(isinstance(v, str) and v for v in value.values()) for case, value in outcomes.items()):
+        raise ScenarioError(path, outcomes_line,
+                            f"`outcomes` of {name!r} maps a case it offers to {{ raises = \"ExceptionName\" }} "
+                            f"and/or {{ prints = \"its first line of output\" }}")
+    setup_line = _line_of(text, r"^\s*setup\s*=", at or 0) if setup.strip() else None
     return Function(name, list(cases), setup, entry, stages, node.first, node.last, node.kind, limits,
-                    example, after_run, budget)
+                    example, after_run, budget, outcomes, _code_start(text, setup_line, setup),
+                    _code_start(text, entry_line, entry))
+
+
+def _code_start(text: str, line: int | None, code: str) -> int | None:
+    """The scenario-file line of a code string's first line of code (a multi-line string puts it on the next;
+    TOML drops that first newline, and the case's code drops leading blank lines)."""
+    if line is None:
+        return None
+    opening = text.splitlines()[line - 1].rstrip()
+    start = line + 1 if opening.endswith(('"""', "'''")) else line
+    return start + len(code) - len(code.lstrip("\n")) if code.startswith("\n") else start
