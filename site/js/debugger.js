@@ -504,7 +504,11 @@ export class Debugger extends EventTarget {
         lines.push(this.t("stopped_after", { n: this.trace.stats.events.toLocaleString(), reason: this.t(`reason_${end.reason}`) }));
       }
       if (end.exception) {
-        lines.push(`${end.exception.type}: ${end.exception.message}` + (end.exception.line ? ` (${this.t("line", { line: end.exception.line })})` : ""));
+        // Where it came from: the shown file's line, or a line of the case's setup or entry code.
+        const { file, line } = end.exception;
+        const place = !line ? "" : file === "<setup>" ? this.t("setup_line", { line })
+          : file === "<entry>" ? this.t("entry_line", { line }) : this.t("line", { line });
+        lines.push(`${end.exception.type}: ${end.exception.message}` + (place ? ` (${place})` : ""));
       } else {
         const raised = this.#functionException();
         if (raised) lines.push(`${raised.type}: ${raised.message} (${this.t("line", { line: raised.line })})`);

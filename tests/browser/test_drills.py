@@ -122,6 +122,7 @@ def test_unbounded_recursion_outside_the_shown_file(open_page):
     replace_code(page, "split_history", "def dive(n):\n    return dive(n + 1)\n", "dive(0)\n")
     _, message = run_until_error(page, "split_history", bound_s=LIVENESS_S)
     assert "RecursionError" in message
+    assert "准备代码第2行" in message   # named as the setup's line, not a line of the shown file
     expect_next_run_works(page)
 
 
