@@ -9,7 +9,12 @@ import { Replay } from "./replay.js";
 import { renderValue } from "./values-view.js";
 import { isHistory, renderHistory } from "./history-picture.js";
 
-const MOVES = { continue: "continue", over: "stepOver", into: "stepInto", out: "stepOut", back: "stepBack" };
+const MOVES = {
+  continue: "continue", over: "stepOver", into: "stepInto", out: "stepOut",
+  back: "stepBack", rinto: "reverseStepInto", rcontinue: "reverseContinue",
+};
+/** Moves that go backwards in time: allowed from the finished state too. */
+const REVERSE = new Set(["back", "rinto", "rcontinue"]);
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -34,7 +39,6 @@ export class Debugger extends EventTarget {
     this.trace = null;
     this.state = "idle"; // idle | running | paused | finished | error
     this.runToken = 0;
-    this.visited = []; // stops the reader moved away from, for Step back
     this.select = root.querySelector("select[name=scenario]");
     this.status = root.querySelector("[role=status]");
     this.slider = root.querySelector(".timeline input");
@@ -59,11 +63,16 @@ export class Debugger extends EventTarget {
     this.select.addEventListener("change", () => this.setCase(this.select.value));
     this.slider.addEventListener("input", () => {
       if (!this.replay) return;
-      this.visited = [];
       this.replay.seekStep(+this.slider.value);
       this.#afterMove({ reason: "step" });
     });
     this.root.addEventListener("keydown", (event) => this.#key(event));
+    const keysToggle = this.root.querySelector(".keys-toggle");
+    keysToggle.addEventListener("click", () => {
+      const help = this.root.querySelector(".keys-help");
+      help.hidden = !help.hidden;
+      keysToggle.setAttribute("aria-expanded", String(!help.hidden));
+    });
     this.i18n.addEventListener("change", () => this.#relabel());
     this.root.querySelector("details.setup").addEventListener("toggle", () => this.#fillHelpers(), { once: true });
   }
@@ -72,9 +81,9 @@ export class Debugger extends EventTarget {
     if (event.target.matches("input[type=text], input[type=number], select")) return;
     const key = event.key;
     let action = null;
-    if (key === "F5") action = this.state === "paused" ? "continue" : "debug";
-    else if (key === "F10") action = "over";
-    else if (key === "F11") action = event.shiftKey ? "out" : "into";
+    if (key === "F5") action = event.shiftKey ? "rcontinue" : this.state === "paused" ? "continue" : "debug";
+    else if (key === "F10") action = event.shiftKey ? "back" : "over";
+    else if (key === "F11") action = event.altKey && event.shiftKey ? "rinto" : event.shiftKey ? "out" : "into";
     else if (key === "F9") {
       const line = +(document.activeElement?.closest?.(".line")?.dataset.line ?? 0);
       if (line && this.lineRows.has(line)) {
@@ -151,25 +160,14 @@ export class Debugger extends EventTarget {
   async act(action) {
     if (action === "run" || action === "debug") return this.start(action);
     if (action === "stop") return this.stop();
-    if (!this.replay || !(this.state === "paused" || (action === "back" && this.state === "finished"))) return;
-    if (action === "back") {
-      // Step back undoes the reader's last move (a step over a call returns to the calling line);
-      // with nothing to undo it goes one recorded stop back.
-      const previous = this.visited.pop();
-      this.#afterMove(previous === undefined ? this.replay.stepBack() : this.replay.seek(previous));
-      return;
-    }
-    const before = this.replay.index;
-    const move = this.replay[MOVES[action]]();
-    if (this.replay.index !== before) this.visited.push(before);
-    this.#afterMove(move);
+    if (!this.replay || !(this.state === "paused" || (REVERSE.has(action) && this.state === "finished"))) return;
+    this.#afterMove(this.replay[MOVES[action]]());
   }
 
   /** Run (show the end) or Debug (pause at the first breakpoint, or the function's first line). */
   async start(mode, { step = null } = {}) {
     const trace = await this.#ensureTrace();
     if (!trace) return;
-    this.visited = [];
     const replay = this.replay;
     let move;
     if (step != null) move = replay.seekStep(step);
@@ -286,8 +284,13 @@ export class Debugger extends EventTarget {
     const b = this.buttons;
     b.run.disabled = b.debug.disabled = state === "running";
     b.continue.disabled = b.over.disabled = b.into.disabled = b.out.disabled = !paused;
-    b.back.disabled = !(paused || state === "finished") || !this.replay;
+    b.back.disabled = b.rinto.disabled = b.rcontinue.disabled = !(paused || state === "finished") || !this.replay;
     b.stop.disabled = !(state === "running" || paused);
+    // A clicked control that just became disabled would drop focus to <body>, and the keys with it:
+    // keep focus in the widget.
+    if (document.activeElement?.disabled && this.root.contains(document.activeElement)) {
+      this.root.focus({ preventScroll: true });
+    }
     this.root.classList.toggle("is-running", state === "running");
   }
 
@@ -571,13 +574,24 @@ export class Debugger extends EventTarget {
       hits.value = bp.hitCount ?? "";
       hits.placeholder = this.t("hits_placeholder");
       hits.setAttribute("aria-label", this.t("hit_count", { line }));
-      hits.addEventListener("change", () => this.setBreakpoint(line, { ...bp, hitCount: +hits.value || null }));
+      hits.addEventListener("change", () => {
+        const value = hits.value.trim();
+        const count = Number(value);
+        if (value && !(Number.isInteger(count) && count >= 1)) {
+          // Refused, and said: a hit count is a whole number from 1 (empty: every hit).
+          this.breakpoints.set(line, { ...bp, hitError: this.t("hit_count_invalid", { value }) });
+          this.#renderBreakpoints();
+          return;
+        }
+        this.setBreakpoint(line, { ...bp, hitCount: value ? count : null });
+      });
       const remove = el("button", "bp-remove", "×");
       remove.type = "button";
       remove.setAttribute("aria-label", this.t("remove_breakpoint", { line }));
       remove.addEventListener("click", () => this.toggleBreakpoint(line));
       item.append(label, condition, hits, remove);
       if (bp.error) item.append(el("p", "bp-error", this.t("condition_error", { message: bp.error })));
+      if (bp.hitError) item.append(el("p", "bp-error", bp.hitError));
       list.append(item);
     }
   }

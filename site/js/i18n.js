@@ -30,6 +30,10 @@ export class I18n extends EventTarget {
     for (const element of root.querySelectorAll("[data-zh][data-en]")) {
       element.textContent = element.dataset[lang];
     }
+    // The <title> follows the language too (it lives in <head>, outside `root` when a widget is given).
+    const title = document.querySelector("title");
+    if (title?.dataset.zh && title.dataset.en) title.textContent = title.dataset[lang];
+    else if (title?.dataset.i18n) title.textContent = this.t(title.dataset.i18n);
     this.dispatchEvent(new CustomEvent("change", { detail: lang }));
   }
 }

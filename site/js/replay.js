@@ -561,6 +561,32 @@ export class Replay {
   }
 
   /**
+   * Last stop number before stop k whose depth is <= maxDepth, or -1 (the mirror
+   * of _nextStopAtDepth: climb until a left-hand subtree qualifies, then walk
+   * down to its rightmost qualifying leaf).
+   */
+  _prevStopAtDepth(k, maxDepth) {
+    const tree = this._tree, size = this._treeSize;
+    if (k <= 0) return -1;
+    let v = k - 1 + size;
+    for (;;) {
+      if (tree[v] <= maxDepth) {
+        while (v < size) {
+          v = 2 * v + 1;
+          if (tree[v] > maxDepth) v--;
+        }
+        return v - size;
+      }
+      while (!(v & 1)) {
+        if (v === 1) return -1;
+        v >>= 1;
+      }
+      if (v === 1) return -1;
+      v--;
+    }
+  }
+
+  /**
    * Move forward to stop number `target` (or finish), but pause earlier on any
    * stop that hits an enabled breakpoint — as pdb and VS Code do when a step
    * over/out runs through a breakpoint.
@@ -626,15 +652,51 @@ export class Replay {
   }
 
   /**
-   * Previous stop: the exact inverse of stepInto (one stop back). From
+   * One step back in the current frame: the reverse of stepOver. The previous
+   * stop at the current depth or a caller's, so a call made from the previous
+   * line is stepped back over as a whole (its callee's stops are skipped), and
+   * from a function's first stop it goes back to the line that called it. From
    * finished: the last stop. On the first stop: stays, reason 'start'.
-   * Breakpoints do not apply going back.
+   * Breakpoints do not apply going back (reverseContinue goes to them).
    * @returns {Move}
    */
   stepBack() {
     if (this._m === 0) return this._at(0, 'end');
+    if (this._k >= this._m) return this._at(this._m - 1, 'step');
+    if (this._k === 0) return this._at(0, 'start');
+    const d = this._depth[this._fidx[this._stops[this._k]]];
+    const k = this._prevStopAtDepth(this._k, d);
+    return this._at(Math.max(k, 0), 'step');
+  }
+
+  /**
+   * One stop back whatever frame it is in: the reverse of stepInto, so from the
+   * line after a call it goes back into the callee (its return). From finished:
+   * the last stop. On the first stop: stays, reason 'start'.
+   * @returns {Move}
+   */
+  reverseStepInto() {
+    if (this._m === 0) return this._at(0, 'end');
     if (this._k === 0) return this._at(0, 'start');
     return this._at(this._k - 1, 'step');
+  }
+
+  /**
+   * The previous stop before the cursor that hits an enabled breakpoint
+   * (conditions and hit counts applied, as continue() applies them), reason
+   * 'breakpoint'; with none, the first stop, reason 'start'.
+   * @returns {Move}
+   */
+  reverseContinue() {
+    if (this._m === 0) return this._at(0, 'end');
+    const before = this._k >= this._m ? this._n : this._stops[this._k];
+    let best = -1;
+    for (const bp of this._bps.values()) {
+      if (!bp.enabled) continue;
+      const h = this._prevHitOf(bp, before, best);
+      if (h > best) best = h;
+    }
+    return best >= 0 ? this._at(this._stopOf(best), 'breakpoint') : this._at(0, 'start');
   }
 
   /**
@@ -802,6 +864,29 @@ export class Replay {
         this._countHitsUpTo(bp, s, q);
         if ((bp.results[q] === 1 && bp.cum[q] >= N) || bp.results[q] === 3) return le[p];
       } else if (this._condAt(bp, s, q)) return le[p];
+    }
+    return -1;
+  }
+
+  /** Largest event j with floor < j < before that hits bp, or -1. */
+  _prevHitOf(bp, before, floor) {
+    if (bp.line > this._maxLine) return -1;
+    const le = this._leList;
+    const s = this._leStart[bp.line], e = this._leStart[bp.line + 1];
+    const p = firstGreater(le, s, e, before - 1) - 1;   // last line event < before
+    if (p < s || le[p] <= floor) return -1;
+    const N = bp.hitCount ?? 1;
+    if (!bp.condition) return p >= s + N - 1 ? le[p] : -1;
+    if (!bp.results) {
+      bp.results = new Uint8Array(e - s);
+      if (N > 1) bp.cum = new Int32Array(e - s);
+    }
+    if (N > 1) this._countHitsUpTo(bp, s, p - s);
+    for (let q = p; q >= s && le[q] > floor; q--) {
+      const r = q - s;
+      if (N > 1) {
+        if ((bp.results[r] === 1 && bp.cum[r] >= N) || bp.results[r] === 3) return le[q];
+      } else if (this._condAt(bp, s, r)) return le[q];
     }
     return -1;
   }

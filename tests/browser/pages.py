@@ -10,10 +10,11 @@ RECEIPT = re.compile(r"context-[0-9a-f]{12}\.jsonl")
 LONG = 30_000  # ms: a first run may wait for Python's boot
 
 ZH = {"run": "运行", "debug": "调试", "continue": "继续", "over": "单步", "into": "步入", "out": "步出",
-      "back": "后退", "stop": "停止", "scenario": "输入", "not_run": "未运行", "finished": "已完成",
-      "error": "出错", "timeline": "时间线"}
+      "back": "后退", "rinto": "反向步入", "rcontinue": "反向继续", "stop": "停止", "scenario": "输入",
+      "not_run": "未运行", "finished": "已完成", "error": "出错", "timeline": "时间线"}
 EN = {"run": "Run", "debug": "Debug", "continue": "Continue", "over": "Step over", "into": "Step into",
-      "out": "Step out", "back": "Step back", "stop": "Stop", "scenario": "Scenario", "not_run": "Not run",
+      "out": "Step out", "back": "Step back", "rinto": "Reverse step into", "rcontinue": "Reverse continue",
+      "stop": "Stop", "scenario": "Scenario", "not_run": "Not run",
       "finished": "Finished", "error": "Error", "timeline": "Timeline"}
 
 

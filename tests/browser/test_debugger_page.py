@@ -346,3 +346,57 @@ def test_conditions_never_decide_silently(lesson):
     expect(widget.root.locator(".bp-error")).to_contain_text("条件无法解析，断点未启用")
     widget.press("debug")
     widget.expect_finished()   # the broken condition neither stopped nor silently passed as a hit
+
+
+def test_time_travel_moves_and_keys_after_a_click(lesson):
+    """Step back is the reverse of Step over (a call is stepped back over whole), Reverse step into goes
+    back into the callee, Reverse continue to the previous hit; keys keep working after mouse clicks."""
+    page = lesson.page
+    widget = Widget(page, "split_history")
+    widget.reset("normal")  # two exchanges: line 46 (the call to checked_exchange) runs twice
+    widget.bp(46).click()
+    widget.button("debug").click()           # a click: the button is disabled while running
+    widget.expect_paused(46)
+    page.keyboard.press("F10")               # keys still reach the widget
+    widget.expect_paused(47)
+    page.keyboard.press("Shift+F10")         # Step back: over the whole call, to the calling line
+    widget.expect_paused(46)
+    widget.root.locator(".vars-body").click()   # a click on a panel keeps focus in the widget too
+    page.keyboard.press("F10")
+    widget.expect_paused(47)
+    widget.press("rinto")                    # back into the callee: its last stop
+    expect(widget.status).to_have_text(re.compile(r"^已暂停 第\d+行$"))
+    expect(widget.root.locator(".code-caption")).to_contain_text("checked_exchange")
+    widget.press("continue")                 # to the second hit of 46
+    widget.expect_paused(46)
+    page.keyboard.press("Shift+F5")          # Reverse continue: the previous hit
+    widget.expect_paused(46)
+    assert widget.root.locator(".frames button").count() == 1
+    widget.press("rcontinue")                # no earlier hit: the first stop
+    expect(widget.status).to_have_text(re.compile(r"^已暂停 第\d+行$"))
+    # The keys are listed in a help popover.
+    toggle = widget.root.get_by_role("button", name="键盘快捷键", exact=True)
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    help_list = widget.root.locator(".keys-help")
+    for key in ("F5", "F10", "Shift+F10", "Shift+F5", "Alt+Shift+F11", "F9"):
+        expect(help_list).to_contain_text(key)
+    toggle.click()
+    expect(help_list).to_be_hidden()
+
+
+def test_an_invalid_hit_count_is_refused_and_said(lesson):
+    widget = Widget(lesson.page, "split_history")
+    widget.reset("normal")
+    widget.bp(46).click()
+    hits = widget.root.get_by_role("spinbutton", name="命中次数 第46行", exact=True)
+    hits.fill("0")
+    hits.press("Enter")
+    expect(widget.root.locator(".bp-error")).to_contain_text("命中次数须为从 1 起的整数")
+    hits = widget.root.get_by_role("spinbutton", name="命中次数 第46行", exact=True)
+    hits.fill("2")
+    hits.press("Enter")
+    expect(widget.root.locator(".bp-error")).to_have_count(0)
+    widget.press("debug")
+    widget.expect_paused(46)
+    expect(widget.variables).to_contain_text(re.compile(r"index[^0-9]*3"))   # the second pass (index 1, then 3)

@@ -4,6 +4,7 @@ of each debugger paused mid-way, saved for a human to look at under test-artifac
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -45,14 +46,17 @@ def test_english_is_one_switch_away(lesson):
     expect(switch).to_have_text("English")
     for function in ("split_history", "trim_results", "prepare_context"):
         Widget(page, function).reset(FIRST_CASE[function])
+    zh_title = page.title()
     switch.click()
     try:
         expect(switch).to_have_text("中文")
         assert page.evaluate("() => document.documentElement.lang") == "en"
+        expect(page).to_have_title(re.compile(r"^[\x00-\x7f·]+$"))   # the English lesson title
+        assert page.title() != zh_title
         for function in ("split_history", "trim_results", "prepare_context"):
             widget = Widget(page, function, EN)
             expect(widget.root).to_be_visible()
-            for action in ("run", "debug", "continue", "over", "into", "out", "back", "stop"):
+            for action in ("run", "debug", "continue", "over", "into", "out", "back", "rinto", "rcontinue", "stop"):
                 expect(widget.button(action)).to_have_count(1)
             expect(widget.status).to_have_text("Not run")
             expect(widget.picker).to_have_count(1)

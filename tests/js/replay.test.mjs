@@ -270,13 +270,13 @@ describe('moves', () => {
     assert.deepEqual(r.position(), { index: 18, line: null, frame: null, kind: null, stepNumber: 15, totalStops: 15, finished: true });
   });
 
-  test('stepBack exactly inverts stepInto', () => {
+  test('reverseStepInto exactly inverts stepInto', () => {
     for (const make of [A, B, C, D]) {
       const r = new Replay(make());
       const forward = [r.start().index, ...walk(r, 'stepInto')];
       const back = [];
       for (;;) {
-        const m = r.stepBack();
+        const m = r.reverseStepInto();
         back.push(m.index);
         if (m.reason === 'start') break;
       }
@@ -287,10 +287,52 @@ describe('moves', () => {
       while (!r.atEnd) {
         const here = r.index;
         r.stepInto();
-        assert.equal(r.stepBack().index, here);
+        assert.equal(r.reverseStepInto().index, here);
         r.stepInto();
       }
     }
+  });
+
+  test('stepBack is the reverse of stepOver: a call is stepped back over as a whole', () => {
+    for (const make of [A, B, C, D]) {
+      const r = new Replay(make());
+      r.start();
+      const stops = [r.index, ...walk(r, 'stepInto')].slice(0, -1);
+      for (const here of stops) {
+        r.seek(here);
+        if (r.eventAt(here).kind === 'r') continue; // over from a return goes to the caller: not invertible
+        const over = r.stepOver();
+        if (over.reason === 'end') continue;
+        assert.equal(r.stepBack().index, here, `${make.name}: back from ${over.index} should reach ${here}`);
+      }
+    }
+    const r = new Replay(A());
+    r.seek(8); // main line 3, after add(…) returned at event 7
+    assert.deepEqual(r.stepBack(), { index: 3, reason: 'step' }); // the calling line, not add's return
+    r.seek(5); // add's first line
+    assert.deepEqual(r.stepBack(), { index: 3, reason: 'step' }); // back out to the line that called it
+    r.seek(8);
+    assert.deepEqual(r.reverseStepInto(), { index: 7, reason: 'step' }); // into the callee's return
+  });
+
+  test('reverseContinue goes to the previous hit, conditions and hit counts applied', () => {
+    const r = new Replay(A());
+    r.setBreakpoint(9); // add's first line: events 5 and 11
+    r.toEnd();
+    assert.deepEqual(r.reverseContinue(), { index: 11, reason: 'breakpoint' });
+    assert.deepEqual(r.reverseContinue(), { index: 5, reason: 'breakpoint' });
+    assert.deepEqual(r.reverseContinue(), { index: 1, reason: 'start' }); // none left: the first stop
+    r.setBreakpoint(9, { condition: 'a == 0' }); // true at event 5 only
+    r.toEnd();
+    assert.deepEqual(r.reverseContinue(), { index: 5, reason: 'breakpoint' });
+    assert.equal(r.localsAt(5).vars.get('a').r, '0');
+    r.setBreakpoint(9, { hitCount: 2 });
+    r.toEnd();
+    assert.deepEqual(r.reverseContinue(), { index: 11, reason: 'breakpoint' });
+    assert.deepEqual(r.reverseContinue(), { index: 1, reason: 'start' }); // event 5 is only the first hit
+    r.setBreakpoint(9, { enabled: false });
+    r.toEnd();
+    assert.deepEqual(r.reverseContinue(), { index: 1, reason: 'start' });
   });
 
   test('stepOver stays in the frame, shows the return, then the caller', () => {
@@ -578,7 +620,7 @@ describe('queries', () => {
     assert.equal(r.isAfterGap(7), false);
     r.seek(4);
     assert.deepEqual(r.stepInto(), { index: 6, reason: 'step' });
-    assert.deepEqual(r.stepBack(), { index: 4, reason: 'step' });
+    assert.deepEqual(r.reverseStepInto(), { index: 4, reason: 'step' });
     assert.deepEqual(r.stepOver(), { index: 8, reason: 'step' }); // f's next line; g (deeper) runs through
     assert.deepEqual(r.stackAt(6).map(({ def, ...frame }) => frame), [
       { id: 0, function: 'f', line: 5 }, // f's latest kept event is before the gap
@@ -681,7 +723,9 @@ describe('1,000,000 events', () => {
     assert.deepEqual(r.stepOut(), { index: c + 5, reason: 'step' }); // helper's 'r'
     assert.deepEqual(r.returnAt(c + 5).t, 'int');
     assert.deepEqual(r.stepOut(), { index: c + 6, reason: 'step' }); // main line 3
-    assert.deepEqual(r.stepBack(), { index: c + 5, reason: 'step' });
+    assert.deepEqual(r.reverseStepInto(), { index: c + 5, reason: 'step' });
+    r.seek(c + 6);
+    assert.deepEqual(r.stepBack(), { index: c, reason: 'step' }); // over the whole call, back to line 6
     r.seek(c);
     assert.deepEqual(r.stepOver(), { index: c + 6, reason: 'step' });
     assert.equal(r.position().line, 3);
@@ -722,6 +766,7 @@ describe('1,000,000 events', () => {
     const tOver = time(far.length, (k) => { r.seek(far[k]); r.stepOver(); });
     const tOut = time(far.length, (k) => { r.seek(far[k] + 3); r.stepOut(); });
     const tBack = time(far.length, (k) => { r.seek(far[k]); r.stepBack(); });
+    const tBackInto = time(far.length, (k) => { r.seek(far[k]); r.reverseStepInto(); });
     const tOverTop = time(20, () => { r.start(); r.stepOut(); }); // runs the whole million
     r.setBreakpoint(7);
     const tCont = time(50, (k) => { r.seek(idx[k]); r.continue(); });
@@ -733,7 +778,14 @@ describe('1,000,000 events', () => {
     const tStack = time(idx.length, (k) => r.stackAt(idx[k]));
     const tOut2 = time(idx.length, (k) => r.stdoutUntil(idx[k]));
     const tPos = time(idx.length, (k) => { r.seek(idx[k]); r.position(); });
-    const rows = { stepInto: tStep, stepOver: tOver, stepOut: tOut, stepBack: tBack, 'stepOut from top (whole run)': tOverTop,
+    r.setBreakpoint(7);
+    const tRevCont = time(50, (k) => { r.seek(idx[k]); r.reverseContinue(); });
+    r.clearBreakpoints();
+    r.setBreakpoint(11, { condition: 'i % 1000 == 999 and t > 0' });
+    const tRevCondCont = time(50, (k) => { r.seek(idx[k]); r.reverseContinue(); });
+    r.clearBreakpoints();
+    const rows = { stepInto: tStep, stepOver: tOver, stepOut: tOut, stepBack: tBack, reverseStepInto: tBackInto,
+      reverseContinue: tRevCont, 'reverseContinue (conditional bp)': tRevCondCont, 'stepOut from top (whole run)': tOverTop,
       'continue (bp at end)': tCont, 'continue (conditional bp)': tCondCont, localsAt: tLocals, stackAt: tStack,
       stdoutUntil: tOut2, 'seek+position': tPos };
     for (const [name, t] of Object.entries(rows)) console.log(`[1M] ${name}: max ${t.max} ms, mean ${t.mean} ms`);
@@ -757,7 +809,7 @@ describe('1,000,000 events with a gap (runaway windows)', () => {
     const m = r.stepInto();
     assert.ok(m.index > g.after);
     assert.equal(r.isAfterGap(m.index), true);
-    assert.deepEqual(r.stepBack(), { index: before, reason: 'step' });
+    assert.deepEqual(r.reverseStepInto(), { index: before, reason: 'step' });
     const first = r.localsAt(m.index);
     assert.ok(first.vars.size > 0);
   });
