@@ -6,7 +6,7 @@
 
 import { parseCondition } from "./conditions.js";
 import { Replay } from "./replay.js";
-import { renderValue } from "./values-view.js";
+import { renderValue, shortText } from "./values-view.js";
 import { isHistory, renderHistory } from "./history-picture.js";
 
 const MOVES = {
@@ -36,6 +36,8 @@ export class Debugger extends EventTarget {
     this.caseId = fn.cases[0].id;
     this.breakpoints = new Map(); // line -> {condition, hitCount}
     this.replay = null; // Replay of the current case's trace
+    this.notices = []; // what a followed link could not do, said with the next move
+    this.pendingNotices = [];
     this.trace = null;
     this.state = "idle"; // idle | running | paused | finished | error
     this.runToken = 0;
@@ -170,7 +172,10 @@ export class Debugger extends EventTarget {
     if (!trace) return;
     const replay = this.replay;
     let move;
-    if (step != null) move = replay.seekStep(step);
+    if (step != null && step > replay.totalStops) {
+      move = replay.toEnd();
+      this.pendingNotices.push(this.t("link_step_past_end", { step, total: replay.totalStops }));
+    } else if (step != null) move = replay.seekStep(step);
     else if (mode === "run") move = replay.toEnd();
     else {
       move = this.breakpoints.size ? replay.continueFromStart() : replay.start();
@@ -257,6 +262,8 @@ export class Debugger extends EventTarget {
   // ------------------------------------------------------------------ rendering
 
   #afterMove(move) {
+    this.notices = this.pendingNotices;   // said at the move they explain, gone with the next
+    this.pendingNotices = [];
     this.viewedFrame = null;   // every move shows where execution is
     this.stackExpanded = false;
     const position = this.replay.position();
@@ -298,6 +305,7 @@ export class Debugger extends EventTarget {
     for (const row of this.root.querySelectorAll("[aria-current]")) row.removeAttribute("aria-current");
     for (const row of this.root.querySelectorAll(".line.caller")) row.classList.remove("caller");
     this.root.querySelector(".vars-body").replaceChildren();
+    this.root.querySelector(".line-values").hidden = true;
     this.root.querySelector(".frames").replaceChildren();
     this.root.querySelector(".files-body").replaceChildren();
     this.root.querySelector(".history").replaceChildren();
@@ -401,6 +409,7 @@ export class Debugger extends EventTarget {
     history.replaceChildren();
     if (last < 0) return;
     const { vars, changed } = this.replay.localsAt(last, position.finished ? null : this.viewedFrame);
+    this.#renderLineValues(position.finished ? new Map() : vars, changed);
     const table = el("dl", "vars");
     const budget = this.#budget(vars);
     const pictured = (value) => this.lesson.history && isHistory(value);
@@ -429,6 +438,21 @@ export class Debugger extends EventTarget {
     if (!table.childElementCount) body.append(el("p", "empty", this.t("no_locals")));
     else body.append(table);
     history.hidden = !history.childElementCount;
+  }
+
+  /** Under the code: the values the current step changed (what a narrow screen cannot show beside it). */
+  #renderLineValues(vars, changed) {
+    const strip = this.root.querySelector(".line-values");
+    strip.replaceChildren();
+    const names = [...changed].filter((name) => vars.has(name));
+    strip.hidden = !names.length;
+    if (!names.length) return;
+    strip.append(el("span", "line-values-label", this.t("changed_here")));
+    for (const name of names) {
+      const item = el("span", "line-value");
+      item.append(el("code", "", name), " = ", el("span", "", shortText(vars.get(name)).slice(0, 80)));
+      strip.append(item);
+    }
   }
 
   /** The history picture's byte budget: the local the lesson names ([history] budget), else the function's. */
@@ -487,7 +511,7 @@ export class Debugger extends EventTarget {
     stdout.textContent = text || (position.finished ? this.t("no_output") : "");
     stdout.dataset.empty = this.t("no_output_yet");
     const error = this.root.querySelector(".error-message");
-    const lines = [];
+    const lines = [...this.notices];
     const gap = this.replay.gapInfo();
     if (gap && !position.finished && this.replay.isAfterGap(index)) lines.push(this.t("gap", { n: gap.dropped.toLocaleString() }));
     const failed = this.replay.conditionError;
@@ -617,10 +641,20 @@ export class Debugger extends EventTarget {
   /** State for the shareable link. */
   snapshot() {
     const position = this.replay?.position();
+    const bp = [...this.breakpoints.entries()].sort(([a], [b]) => a - b)
+      .map(([line, { condition, hitCount }]) => ({ line, condition: condition || null, hitCount: hitCount || null }));
     return {
-      f: this.name, case: this.caseId, bp: [...this.breakpoints.keys()].sort((a, b) => a - b),
-      step: position && !position.finished ? position.stepNumber : null,
+      f: this.name, case: this.caseId, bp,
+      step: !position ? null : position.finished ? "end" : position.stepNumber,
     };
+  }
+
+  /** Say something about how the widget came to be where it is (a link that could not be followed). */
+  notify(message) {
+    this.pendingNotices.push(message);
+    const error = this.root.querySelector(".error-message");
+    error.textContent = message;
+    error.hidden = false;
   }
 
   #changed() {

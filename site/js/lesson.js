@@ -38,26 +38,46 @@ for (const root of document.querySelectorAll("section.debugger")) {
   debuggers.set(name, widget);
 }
 
+// The link holds a widget's case, its breakpoints (line, hit count, condition), the step or the
+// finished state, and the language:  #f=split_history&case=normal&bp=46&bp=58:2:len(groups)>1&step=7
 function writeHash(widget) {
   const state = widget.snapshot();
   const params = new URLSearchParams({ f: state.f, case: state.case });
-  if (state.bp.length) params.set("bp", state.bp.join(","));
+  for (const bp of state.bp) {
+    params.append("bp", [bp.line, bp.hitCount ?? "", bp.condition ?? ""].join(":").replace(/:+$/, ""));
+  }
   if (state.step) params.set("step", String(state.step));
   if (i18n.lang !== "zh") params.set("lang", i18n.lang);
   history.replaceState(null, "", `#${params}`);
 }
 
+/** "58:2:len(groups) > 1" -> {line, hitCount, condition} (the condition may hold colons itself). */
+function parseBreakpoint(text) {
+  const [line, hits = "", ...rest] = text.split(":");
+  return { line: Number(line), hitCount: hits ? Number(hits) : null, condition: rest.join(":") };
+}
+
 async function restoreFromHash() {
   const params = new URLSearchParams(location.hash.slice(1));
+  const lang = params.get("lang");
+  if ((lang === "zh" || lang === "en") && lang !== i18n.lang) i18n.set(lang);
   const widget = debuggers.get(params.get("f") ?? "");
   if (!widget) return;
-  if (params.get("case")) widget.setCase(params.get("case"));
-  for (const line of (params.get("bp") ?? "").split(",").map(Number).filter((n) => n > 0)) {
-    if (widget.lineRows.has(line)) widget.toggleBreakpoint(line);
+  const wanted = params.get("case");
+  if (wanted && !widget.setCase(wanted)) {
+    widget.setCase(widget.fn.cases[0].id);
+    widget.notify(i18n.t("link_unknown_case", { case: wanted, fallback: widget.caseId }));
+  } else if (!wanted) widget.setCase(widget.caseId);
+  for (const bp of params.getAll("bp").flatMap((value) => value.split(",")).map(parseBreakpoint)) {
+    if (!(bp.line > 0) || !widget.lineRows.has(bp.line)) continue;
+    widget.setBreakpoint(bp.line, {
+      condition: bp.condition, hitCount: Number.isInteger(bp.hitCount) && bp.hitCount > 0 ? bp.hitCount : null,
+    });
   }
   widget.root.scrollIntoView({ block: "start" });
-  const step = Number(params.get("step"));
-  if (step > 0) await widget.start("debug", { step });
+  const step = params.get("step");
+  if (step === "end") await widget.start("run");
+  else if (Number(step) > 0) await widget.start("debug", { step: Number(step) });
 }
 
 const langButton = document.getElementById("lang-switch");
@@ -68,6 +88,9 @@ langButton.addEventListener("click", () => {
 });
 i18n.set(initialLang());
 restoreFromHash();
+// A link followed within the page (or edited by hand) is restored too; our own writes use
+// replaceState, which fires no hashchange.
+addEventListener("hashchange", () => restoreFromHash());
 
 // For tests and the benchmark: a read-only handle on the page's moving parts.
 globalThis.stepwise = { worker, debuggers, i18n };

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from lesson_harness import run_plain
-from pages import LONG, ZH, Widget, differences
+from pages import EN, LONG, ZH, Widget, differences
 from playwright.sync_api import expect
 
 from steptrace import scenario
@@ -303,9 +303,10 @@ def test_deep_link_restores_case_breakpoints_and_step(lesson, open_page):
     expect(widget.status).to_have_text(re.compile(r"^已暂停 第\d+行$"))
     shown = widget.snapshot()
     link = lesson.page.evaluate("() => location.hash").removeprefix("#")
-    params = dict(pair.split("=", 1) for pair in link.split("&"))
-    assert params["f"] == "trim_results" and params["case"] == "error"
-    assert params["bp"].replace("%2C", ",") == "58,61" and int(params["step"]) > 0
+    from urllib.parse import parse_qs
+    params = parse_qs(link)
+    assert params["f"] == ["trim_results"] and params["case"] == ["error"]
+    assert params["bp"] == ["58", "61"] and int(params["step"][0]) > 0
 
     restored = Widget(open_page(link).page, "trim_results")
     expect(restored.picker).to_have_value("error")
@@ -400,3 +401,37 @@ def test_an_invalid_hit_count_is_refused_and_said(lesson):
     widget.press("debug")
     widget.expect_paused(46)
     expect(widget.variables).to_contain_text(re.compile(r"index[^0-9]*3"))   # the second pass (index 1, then 3)
+
+
+def test_deep_link_keeps_conditions_hit_counts_the_finished_state_and_language(lesson, open_page):
+    """Conditions and hit counts travel in the link; so do a finished run and the language. A link
+    followed within the page is restored too, and a link that cannot be followed says so."""
+    widget = Widget(lesson.page, "split_history")
+    widget.reset("normal")
+    widget.bp(46).click()
+    hits = widget.root.get_by_role("spinbutton", name="命中次数 第46行", exact=True)
+    hits.fill("2")
+    hits.press("Enter")
+    condition = widget.root.get_by_role("textbox", name="条件 第46行", exact=True)
+    condition.fill("index >= 1")
+    condition.press("Enter")
+    widget.press("run")
+    widget.expect_finished()
+    link = lesson.page.evaluate("() => location.hash").removeprefix("#")
+    from urllib.parse import parse_qs
+    params = parse_qs(link)
+    assert params["bp"] == ["46:2:index >= 1"] and params["step"] == ["end"]
+
+    opened = open_page(link + "&lang=en").page
+    restored = Widget(opened, "split_history", EN)
+    expect(restored.status).to_have_text(EN["finished"], timeout=LONG)
+    expect(restored.root.get_by_role("textbox", name="Condition line 46", exact=True)).to_have_value("index >= 1")
+    expect(restored.root.get_by_role("spinbutton", name="Hit count line 46", exact=True)).to_have_value("2")
+    assert opened.evaluate("() => document.documentElement.lang") == "en"
+    # Followed within the page: an unknown case and a step past the end are said, and fallen back from.
+    opened.evaluate("() => { location.hash = 'f=split_history&case=nosuch&step=999&lang=en'; }")
+    expect(restored.error_message).to_contain_text('scenario "nosuch" does not exist', timeout=LONG)
+    expect(restored.picker).to_have_value("normal")
+    expect(restored.status).to_have_text(EN["finished"], timeout=LONG)
+    expect(restored.error_message).to_contain_text("step 999 is past the end")
+    expect(restored.error_message).to_contain_text('scenario "nosuch" does not exist')

@@ -127,6 +127,15 @@ def test_phone_width_has_no_horizontal_scroll(lesson, screenshot_dir):
         widget.button("debug").scroll_into_view_if_needed()
         page.screenshot(path=screenshot_dir / "narrow-375-viewport.png", animations="disabled")
         assert max(widths) <= 375 + 1, f"paused page is wider than 375 px: {widths}; wide elements: {wide}"
+        # The paused line and what it changed are on screen together (the panels are far below).
+        widget.press("over")
+        current = widget.root.locator(".dbg-code .line[aria-current=step]")
+        current.scroll_into_view_if_needed()
+        strip = widget.root.locator(".line-values")
+        expect(strip).to_be_visible()
+        expect(strip).to_contain_text("这一步改变了")
+        expect(current).to_be_in_viewport()
+        expect(strip).to_be_in_viewport()
     finally:
         page.set_viewport_size({"width": 1280, "height": 900})
 
