@@ -23,6 +23,12 @@ function el(tag, className, text) {
   return node;
 }
 
+/** Why a condition does not parse, as words for the page's language: its column, and the parser's detail. */
+function conditionProblem(error) {
+  const message = String(error?.message ?? error).replace(/^Condition syntax error at column \d+: /, "");
+  return { column: (error?.position ?? 0) + 1, message };
+}
+
 export class Debugger extends EventTarget {
   /**
    * @param {HTMLElement} root the widget's <section>
@@ -151,7 +157,7 @@ export class Debugger extends EventTarget {
     try {
       if (condition) parseCondition(condition);
     } catch (problem) {
-      error = String(problem.message ?? problem);
+      error = conditionProblem(problem);
     }
     this.breakpoints.set(line, { condition, hitCount, error });
     this.#syncBreakpoints();
@@ -253,7 +259,7 @@ export class Debugger extends EventTarget {
         bp.error = null;
       } catch (error) {
         // Never silently true or false: the breakpoint stays off, and says why, until the condition parses.
-        bp.error = String(error.message ?? error);
+        bp.error = conditionProblem(error);
         this.replay.setBreakpoint(line, { enabled: false });
       }
     }
@@ -614,7 +620,7 @@ export class Debugger extends EventTarget {
       remove.setAttribute("aria-label", this.t("remove_breakpoint", { line }));
       remove.addEventListener("click", () => this.toggleBreakpoint(line));
       item.append(label, condition, hits, remove);
-      if (bp.error) item.append(el("p", "bp-error", this.t("condition_error", { message: bp.error })));
+      if (bp.error) item.append(el("p", "bp-error", this.t("condition_error", bp.error)));
       if (bp.hitError) item.append(el("p", "bp-error", bp.hitError));
       list.append(item);
     }
