@@ -169,6 +169,14 @@ moves.push(timeMoves("step out (from inside helper)", none, () => {
 moves.push(timeMoves("step back", () => { none(); replay.toEnd(); }, () => {
   if (rand() < 0.1) (rand() < 0.5 ? replay.toEnd() : seekRandom());
 }, () => replay.stepBack(), MOVES));
+moves.push(timeMoves("reverse step into", () => { none(); replay.toEnd(); }, () => {
+  if (rand() < 0.1) (rand() < 0.5 ? replay.toEnd() : seekRandom());
+}, () => replay.reverseStepInto(), MOVES));
+moves.push(timeMoves("reverse continue to breakpoint (hit every ~300 events)", () => {
+  none();
+  replay.setBreakpoint(LINE.helperBody);
+  replay.toEnd();
+}, () => {}, () => replay.reverseContinue(), MOVES));
 moves.push(timeMoves("continue to breakpoint (hit every ~300 events)", () => {
   none();
   replay.setBreakpoint(LINE.helperBody);
