@@ -125,6 +125,8 @@ class Lesson:
     functions: list[Snippet] = field(default_factory=list)
     # [first, last] of every definition in the shown source: what the code pane shows around a frame.
     spans: list[list[int]] = field(default_factory=list)
+    # (function, case) -> its trace recorded by the build in Pyodide (JSON text).
+    traces: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def markdown() -> MarkdownIt:
@@ -238,6 +240,8 @@ def page_data(lesson: Lesson, root: str) -> dict:
             "code": {case: list(data.code(spec.name, case)) for case in spec.cases},
             "limits": spec.limits.for_page(), "conditionExample": spec.condition_example,
             "afterRun": spec.after_run, "historyBudget": spec.history_budget,
+            "recorded": {case: trace_path(spec.name, case) for case in spec.cases
+                         if (spec.name, case) in lesson.traces},
         }
     return {"lesson": lesson.slug, "source": data.source, "module": data.module, "history": data.history,
             "root": root, "files": worker_files(data.source), "pythonRoot": data.python_root,
@@ -316,7 +320,8 @@ PROVE_SCRIPT = SITE / "prove" / "prove-cases.mjs"
 
 
 def prove_cases(lesson: Lesson) -> list[str]:
-    """Run every case of the lesson in the pinned Pyodide (node), as the page will; return the problems.
+    """Run every case of the lesson in the pinned Pyodide (node), as the page will; return the problems
+    and keep each case's trace in `lesson.traces` (shipped, so the page shows a case at once).
 
     A case is an authoring mistake when its setup or entry raises, when it hits a limit, when the
     recorder faults, or when it ends otherwise than its `outcomes` declare. The answers are cached
@@ -353,7 +358,28 @@ def prove_cases(lesson: Lesson) -> list[str]:
             return [f"{data.path}: proving the cases in Pyodide failed: {result.stderr.strip()[-800:]}"]
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_text(json.dumps(answers), encoding="utf-8")
+    lesson.traces = {(answer["function"], answer["case"]): answer["trace"] for answer in answers if answer.get("ok")}
     return [problem for answer in answers if (problem := case_problem(data, answer))]
+
+
+def trace_path(function: str, case: str) -> str:
+    """Where a case's recorded trace is served, relative to its lesson page."""
+    return f"traces/{function}.{case}.json"
+
+
+def write_traces(lesson: Lesson, folder: Path) -> None:
+    """Each proven case's trace, as the worker would have answered it, plain and gzipped (served as such)."""
+    import gzip
+
+    target = folder / "traces"
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    for (function, case), trace in lesson.traces.items():
+        path = folder / trace_path(function, case)
+        data = trace.encode("utf-8")
+        path.write_bytes(data)
+        path.with_name(path.name + ".gz").write_bytes(gzip.compress(data, 9))
 
 
 def case_problem(data: scenarios.Scenarios, answer: dict) -> str | None:
@@ -447,6 +473,7 @@ def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list
         html = env.get_template("lesson.html").render(
             lesson=lesson, root="..", data=page_data(lesson, ".."), strings=strings)
         (out / lesson.slug / "index.html").write_text(html, encoding="utf-8")
+        write_traces(lesson, out / lesson.slug)
     print(f"built {len(lessons)} lesson(s) into {out} in {time.perf_counter() - started:.2f} s", flush=True)
     return lessons
 
@@ -522,7 +549,7 @@ def serve(out: Path, port: int, isolation: bool = True) -> None:
                 path = path / "index.html"
             gzip_ok = "gzip" in self.headers.get("Accept-Encoding", "")
             packed = path.with_name(path.name + ".gz")
-            if gzip_ok and path.is_file() and packed.is_file():  # compressed at build time (the snapshot)
+            if gzip_ok and path.is_file() and packed.is_file():  # compressed at build time (snapshot, traces)
                 self.send_response(200)
                 self.send_header("Content-Type", self.guess_type(str(path)))
                 self.send_header("Content-Encoding", "gzip")

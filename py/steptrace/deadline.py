@@ -11,19 +11,26 @@ and with it the settrace backend never raises from its trace function, which
 CPython would answer by switching tracing off for good.
 
 A tick that lands inside the recorder's or the runner's own code does not raise
-there (it would tear a half-written event); the next tick lands in the program.
+there (it would tear a half-written event), nor in the stdlib or installed packages
+(an unraisable-exception hook, a finalizer of the host); the next tick lands in the program.
 """
 from __future__ import annotations
 
 import os
 import signal
 import sys
+import sysconfig
 import threading
 
 from .recorder import LimitReached, Recorder
 
 REPEAT = 0.002
 OWN_FOLDER = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# Code a tick never interrupts: the recorder's, and the interpreter's own machinery (stdlib,
+# installed packages: an unraisable-exception hook, a test runner's finalizers). A runaway program
+# always comes back to its own code, and is stopped there.
+NOT_THE_PROGRAM = tuple(sorted({OWN_FOLDER, *(os.path.join(path, "") for key, path in sysconfig.get_paths().items()
+                                              if key in ("stdlib", "platstdlib", "purelib", "platlib"))}))
 
 
 def signals_usable() -> bool:
@@ -51,7 +58,7 @@ class Deadline:
 
     def _fire(self, signum: int, frame) -> None:
         self.recorder.stop("time_limit")
-        if frame is not None and frame.f_code.co_filename.startswith(OWN_FOLDER):
+        if frame is not None and frame.f_code.co_filename.startswith(NOT_THE_PROGRAM):
             return
         raise LimitReached("time_limit")
 

@@ -88,6 +88,12 @@ langButton.addEventListener("click", () => {
 });
 i18n.set(initialLang());
 restoreFromHash();
+// Recorded cases need no Python: boot it once the page is idle, unless the reader asked to save data
+// (a live run boots it then).
+if (!navigator.connection?.saveData) {
+  const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
+  idle(() => worker.boot(), { timeout: 2000 });
+}
 // A link followed within the page (or edited by hand) is restored too; our own writes use
 // replaceState, which fires no hashchange.
 addEventListener("hashchange", () => restoreFromHash());

@@ -24,7 +24,13 @@ export class PythonWorker extends EventTarget {
     this.pending = null; // {id, resolve, timers}
     this.queue = Promise.resolve();
     this.python = null;
-    this.#start();
+    this.worker = null;   // booted on the first live run, or earlier by boot() when the page is idle
+  }
+
+  /** Boot Python now (idempotent): the page calls it when idle, a live run calls it when needed. */
+  boot() {
+    if (!this.worker) this.#start();
+    return this.ready;
   }
 
   #start() {
@@ -59,7 +65,7 @@ export class PythonWorker extends EventTarget {
 
   /** Restart from scratch: used after a crash or a run that would not stop. */
   restart() {
-    this.worker.terminate();
+    this.worker?.terminate();
     this.python = null;
     this.#start();
     this.dispatchEvent(new CustomEvent("restarted"));
@@ -110,6 +116,7 @@ export class PythonWorker extends EventTarget {
    */
   run(request) {
     const id = this.nextId++;
+    this.boot();
     const result = this.queue.then(() => this.ready.then(
       () => new Promise((resolve) => {
         if (this.interrupt) new Uint8Array(this.interrupt)[0] = 0;

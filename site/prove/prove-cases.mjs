@@ -1,5 +1,6 @@
 // Prove a lesson's cases at build time: run each one in the pinned Pyodide (under node) exactly as
-// the page's worker will, and report how it ended. build.py decides what is an authoring mistake.
+// the page's worker will, and report how it ended with its whole trace. build.py decides what is an
+// authoring mistake, and ships each trace so the page shows a case without booting Python.
 //
 //   node prove-cases.mjs REPO < request.json > one JSON line per case
 //   request: {files: [repo path], roots: [repo path of a folder to import from],
@@ -21,11 +22,12 @@ const runCase = pyodide.runPython("from steptrace.runner import run_case\nrun_ca
 for (const item of request.cases) {
   let answer;
   try {
-    const doc = JSON.parse(runCase.callKwargs(item.source, item.module, item.setup, item.entry, {
+    const trace = runCase.callKwargs(item.source, item.module, item.setup, item.entry, {
       function: item.function, case: item.case, time_limit: item.seconds, max_events: item.events,
-    }));
+    });
+    const doc = JSON.parse(trace);
     answer = { ok: true, end: doc.end, stdout: doc.stdout_text.slice(0, 4000), events: doc.stats.events,
-      faults: doc.stats.internal_errors };
+      faults: doc.stats.internal_errors, trace };
   } catch (error) {
     answer = { ok: false, error: String(error?.message ?? error).slice(-2000) };
   }

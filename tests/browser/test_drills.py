@@ -138,6 +138,7 @@ def test_memory_error(open_page):
 def test_a_worker_that_dies_is_replaced(open_page):
     page = open_page().page
     page.evaluate("() => stepwise.worker.worker.terminate()")  # kill it from outside, as a crash would
+    replace_code(page, "split_history", "pass\n", "pass\n")   # a live run (recorded cases need no worker)
     _, message = run_until_error(page, "split_history", bound_s=LIVENESS_S)
     assert "重新启动" in message
     expect_next_run_works(page)
