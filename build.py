@@ -276,7 +276,22 @@ def copy_pyodide(out: Path) -> None:
         target = out / "pyodide" / name
         if not target.exists() or target.stat().st_size != (source / name).stat().st_size:
             shutil.copyfile(source / name, target)
+        precompress(source / name, target.with_name(name + ".gz"))
     copy_snapshot(out / "pyodide")
+
+
+def precompress(source: Path, target: Path) -> None:
+    """A gzip copy a server can send as is (Content-Encoding: gzip); made once per pinned file, cached."""
+    import gzip
+    import hashlib
+
+    key = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    cache = REPO / "node_modules" / ".cache" / "stepwise" / f"{source.name}-{key}.gz"
+    if not cache.is_file():
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_bytes(gzip.compress(source.read_bytes(), 9))
+    if not target.is_file() or target.stat().st_size != cache.stat().st_size:
+        shutil.copyfile(cache, target)
 
 
 SNAPSHOT_SCRIPT = SITE / "snapshot" / "make-snapshot.mjs"

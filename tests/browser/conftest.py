@@ -127,13 +127,15 @@ class Watched:
 
 
 def new_page(browser, origin, hash_="", *, viewport=None, color_scheme=None, wait_boot=True,
-             lesson: str = "s08") -> Watched:
+             lesson: str = "s08", before_load=None) -> Watched:
     """A fresh context (no remembered language) with the lesson page open and Python booted."""
     context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900},
                                   color_scheme=color_scheme, service_workers="block")
     page = context.new_page()
     page.set_default_timeout(BOOT_TIMEOUT)
     watched = Watched(context, page, origin)
+    if before_load is not None:
+        before_load(context)
     page.goto(f"{origin}/{lesson}/index.html" + (f"#{hash_}" if hash_ else ""))
     if wait_boot:
         # A function, not a string: the page's CSP forbids eval, and a string predicate is eval'd.

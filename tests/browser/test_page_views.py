@@ -151,3 +151,32 @@ def test_history_picture_labels_follow_the_language(lesson):
     assert "budget" not in label.lower(), (
         f"the zh page labels the budget mark in English: {label!r} "
         "(site/css/site.css .budget-mark::after { content: \"budget\" })")
+
+
+def test_recorded_cases_show_without_python(chromium, server):
+    """The author's cases come from traces recorded by the build: with Python unreachable, Run and
+    Debug still show every move; only a live run would need the runtime."""
+    from conftest import new_page
+    def no_runtime(context):   # nothing of Pyodide can be fetched, by the page or its worker
+        context.route("**/pyodide/**", lambda route: route.abort())
+
+    watched = new_page(chromium, server, wait_boot=False, before_load=no_runtime)
+    page = watched.page
+    try:
+        widget = Widget(page, "split_history")
+        widget.reset("normal")
+        widget.press("run")
+        widget.expect_finished()
+        expect(widget.stdout).to_have_text("已生成候选；原历史保持不变。")
+        widget.bp(46).click()
+        widget.press("debug")
+        widget.expect_paused(46)
+        widget.press("over")
+        widget.expect_paused(47)
+        page.wait_for_timeout(2500)   # past the idle boot, which cannot succeed here
+        assert page.evaluate("() => stepwise.worker.python") is None
+        expect(widget.status).to_have_text("已暂停 第47行")
+        fetched = [url for url in watched.requests if "/traces/" in url]
+        assert fetched and all("split_history.normal" in url for url in fetched)   # only the case shown
+    finally:
+        watched.context.close()
