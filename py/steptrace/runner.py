@@ -90,8 +90,11 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
     """
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
-    setup_code = compile(setup, "<setup>", "exec")
-    entry_code = compile(entry, "<entry>", "exec")
+    try:
+        setup_code = compile(setup, "<setup>", "exec")
+        entry_code = compile(entry, "<entry>", "exec")
+    except SyntaxError as error:   # nothing runs: the reader's (or author's) code is said wrong at its line
+        return _serialize(_not_run(error, source, function, case))
     with CleanRun(lesson_root(source, module)) as run:
         filename = shown_file(source, module)
         recorder = Recorder(filename, max_events=max_events, time_limit=time_limit, previewer=Previewer())
@@ -151,6 +154,22 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
         "internal_errors": recorder.internal_errors[:20],
     }
     return _serialize(document)
+
+
+def _not_run(error: SyntaxError, source: str, function: str | None, case: str | None) -> dict:
+    """The document of a case whose setup or entry does not compile: no events, a clear end."""
+    exception = {"type": type(error).__name__, "message": error.msg or "invalid syntax", "line": error.lineno,
+                 "in_source": False, "file": error.filename}
+    recorder = Recorder(error.filename or "<none>", max_events=2)
+    return {
+        "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
+        "python": sys.version.split()[0], "backend": "none", **_tables(recorder),
+        "stdout_text": "", "stderr_text": "",
+        "end": {"status": "raised", "reason": None, "exception": exception, "ms": 0.0, "call": None},
+        "files": [],
+        "stats": {"events": 0, "kept": 0, "calls": 0, "elapsed_ms": 0.0, "stdout_truncated": False,
+                  "internal_errors": []},
+    }
 
 
 def _disarm(deadline: Deadline) -> None:

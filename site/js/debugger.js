@@ -53,7 +53,9 @@ export class Debugger extends EventTarget {
     this.stepCount = root.querySelector(".step-count");
     this.buttons = Object.fromEntries([...root.querySelectorAll("[data-action]")].map((b) => [b.dataset.action, b]));
     this.lineRows = new Map([...root.querySelectorAll(".dbg-code > .code .line")].map((row) => [+row.dataset.line, row]));
+    this.edited = null; // the reader's own [setup, entry], run live
     this.#bind();
+    this.#bindEditing();
     this.#showSetup();
     this.#relabel();
   }
@@ -118,11 +120,54 @@ export class Debugger extends EventTarget {
     const [setup, entry] = this.code();
     this.root.querySelector(".setup-code code").textContent = setup;
     this.root.querySelector(".entry-code code").textContent = entry;
+    this.root.querySelector(".edit-setup").value = setup;
+    this.root.querySelector(".edit-entry").value = entry;
+    this.root.querySelector("[data-edit=reset]").hidden = !this.edited;
   }
 
-  /** The case's setup and entry, exactly as they run (composed by the build: steptrace.scenario). */
+  /** Edit input: the case's setup and entry become editable; Run and Debug then run them live. */
+  #bindEditing() {
+    const areas = [this.root.querySelector(".edit-setup"), this.root.querySelector(".edit-entry")];
+    const shown = [this.root.querySelector(".setup-code"), this.root.querySelector(".entry-code")];
+    this.root.querySelector("[data-edit=edit]").addEventListener("click", () => {
+      this.root.querySelector("details.setup").open = true;
+      areas.forEach((area, n) => { area.hidden = false; shown[n].hidden = true; });
+      areas[1].focus();
+    });
+    for (const area of areas) {
+      area.addEventListener("input", () => {
+        const [setup, entry] = areas.map((a) => (a.value.endsWith("\n") ? a.value : a.value + "\n"));
+        const [authorSetup, authorEntry] = this.fn.code[this.caseId];
+        this.setEdited(setup === authorSetup && entry === authorEntry ? null : [setup, entry]);
+      });
+    }
+    this.root.querySelector("[data-edit=reset]").addEventListener("click", () => {
+      this.setEdited(null);
+      areas.forEach((area, n) => { area.hidden = true; shown[n].hidden = false; });
+    });
+  }
+
+  /** Use this [setup, entry] instead of the author's (null: the author's again); the replay starts over. */
+  setEdited(code) {
+    this.edited = code;
+    this.runToken++;
+    this.replay = null;
+    this.trace = null;
+    this.root.querySelector("[data-edit=reset]").hidden = !code;
+    if (!code) this.#showSetup();
+    else {
+      this.root.querySelector(".setup-code code").textContent = code[0];
+      this.root.querySelector(".entry-code code").textContent = code[1];
+    }
+    this.#setState("idle");
+    this.#clearPanels();
+    this.#changed();
+  }
+
+  /** The case's setup and entry, exactly as they run: the reader's edit, else the author's (composed by
+   * the build: steptrace.scenario). */
   code() {
-    return this.fn.code[this.caseId];
+    return this.edited ?? this.fn.code[this.caseId];
   }
 
   // ------------------------------------------------------------------ public API
@@ -131,6 +176,7 @@ export class Debugger extends EventTarget {
     if (!this.fn.cases.some((c) => c.id === caseId)) return false;
     this.caseId = caseId;
     this.select.value = caseId;
+    this.edited = null;
     this.runToken++; // any answer still on its way is now stale
     if (!keepBreakpoints) this.breakpoints.clear();
     this.replay = null;
@@ -672,6 +718,7 @@ export class Debugger extends EventTarget {
     return {
       f: this.name, case: this.caseId, bp,
       step: !position ? null : position.finished ? "end" : position.stepNumber,
+      edited: this.edited,
     };
   }
 

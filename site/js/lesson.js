@@ -47,8 +47,26 @@ function writeHash(widget) {
     params.append("bp", [bp.line, bp.hitCount ?? "", bp.condition ?? ""].join(":").replace(/:+$/, ""));
   }
   if (state.step) params.set("step", String(state.step));
+  // The reader's edited input travels in the fragment: it is never sent to the server.
+  if (state.edited) params.set("input", encodeInput(state.edited));
   if (i18n.lang !== "zh") params.set("lang", i18n.lang);
   history.replaceState(null, "", `#${params}`);
+}
+
+/** [setup, entry] <-> URL-safe base64 of its UTF-8 JSON. */
+function encodeInput(code) {
+  const bytes = new TextEncoder().encode(JSON.stringify(code));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function decodeInput(text) {
+  try {
+    const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+    const code = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    return Array.isArray(code) && code.length === 2 && code.every((part) => typeof part === "string") ? code : null;
+  } catch {
+    return null;
+  }
 }
 
 /** "58:2:len(groups) > 1" -> {line, hitCount, condition} (the condition may hold colons itself). */
@@ -68,6 +86,11 @@ async function restoreFromHash() {
     widget.setCase(widget.fn.cases[0].id);
     widget.notify(i18n.t("link_unknown_case", { case: wanted, fallback: widget.caseId }));
   } else if (!wanted) widget.setCase(widget.caseId);
+  if (params.get("input")) {
+    const code = decodeInput(params.get("input"));
+    if (code) widget.setEdited(code);
+    else widget.notify(i18n.t("link_bad_input"));
+  }
   for (const bp of params.getAll("bp").flatMap((value) => value.split(",")).map(parseBreakpoint)) {
     if (!(bp.line > 0) || !widget.lineRows.has(bp.line)) continue;
     widget.setBreakpoint(bp.line, {

@@ -435,3 +435,34 @@ def test_deep_link_keeps_conditions_hit_counts_the_finished_state_and_language(l
     expect(restored.status).to_have_text(EN["finished"], timeout=LONG)
     expect(restored.error_message).to_contain_text("step 999 is past the end")
     expect(restored.error_message).to_contain_text('scenario "nosuch" does not exist')
+
+
+def test_edit_input_runs_live_travels_in_the_link_and_resets(lesson, open_page):
+    """The reader edits the case's call: Run and Debug run it live against the unmodified source; a
+    syntax error is said at its line before anything runs; the link carries the edit; Reset restores."""
+    page = lesson.page
+    widget = Widget(page, "split_history")
+    widget.reset("normal")
+    widget.root.get_by_role("button", name="修改输入", exact=True).click()
+    entry = widget.root.get_by_role("textbox", name="调用入口", exact=True)
+    entry.fill("print(split_history(messages, keep_recent=2)['older'])\n")
+    widget.press("run")
+    widget.expect_finished()
+    expect(widget.stdout).to_have_text("[]")          # keep_recent=2: nothing is older
+    link = page.evaluate("() => location.hash").removeprefix("#")
+    assert "input=" in link
+    entry.fill("print(split_history(messages,\n")
+    widget.press("run")
+    expect(widget.status).to_have_text(ZH["error"], timeout=LONG)
+    expect(widget.error_message).to_contain_text("SyntaxError")
+    expect(widget.error_message).to_contain_text("调用入口第1行")
+    # The link opens the edited input elsewhere.
+    restored = Widget(open_page(link).page, "split_history")
+    restored.press("run")
+    restored.expect_finished()
+    expect(restored.stdout).to_have_text("[]")
+    # Reset: the author's case again, shown from its recorded trace.
+    widget.root.get_by_role("button", name="恢复", exact=True).click()
+    widget.press("run")
+    widget.expect_finished()
+    expect(widget.stdout).to_have_text("已生成候选；原历史保持不变。")
