@@ -92,9 +92,14 @@ def shipped(tmp_path_factory) -> Path:
 
 
 def comparable(text: str) -> dict:
-    """A trace without what differs between two runs of the same case: timings, temp names."""
+    """What a reader sees of a trace, without what differs between two runs of the same case (timings,
+    temp names, where in the value table a preview sits): every event with the values it shows."""
     doc = json.loads(normalise(text))
     doc["end"]["ms"] = doc["stats"]["elapsed_ms"] = 0
+    values = doc.pop("values")
+    for delta in doc["locals"]:
+        delta["set"] = {name: values[ref] for name, ref in delta["set"].items()}
+    doc["returns"] = [[event, values[ref]] for event, ref in doc["returns"]]
     return doc
 
 
