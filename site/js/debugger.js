@@ -6,6 +6,7 @@
 
 import { parseCondition } from "./conditions.js";
 import { Replay } from "./replay.js";
+import { highlightPython } from "./python-highlight.js";
 import { renderValue, shortText } from "./values-view.js";
 import { isHistory, renderHistory } from "./history-picture.js";
 
@@ -122,6 +123,7 @@ export class Debugger extends EventTarget {
     this.root.querySelector(".entry-code code").textContent = entry;
     this.root.querySelector(".edit-setup").value = setup;
     this.root.querySelector(".edit-entry").value = entry;
+    for (const area of this.root.querySelectorAll(".edit-box textarea")) this.#paint(area);
     this.root.querySelector("[data-edit=reset]").hidden = !this.edited;
   }
 
@@ -131,11 +133,16 @@ export class Debugger extends EventTarget {
     const shown = [this.root.querySelector(".setup-code"), this.root.querySelector(".entry-code")];
     this.root.querySelector("[data-edit=edit]").addEventListener("click", () => {
       this.root.querySelector("details.setup").open = true;
-      areas.forEach((area, n) => { area.hidden = false; shown[n].hidden = true; });
+      areas.forEach((area, n) => { area.parentElement.hidden = false; shown[n].hidden = true; this.#paint(area); });
       areas[1].focus();
     });
     for (const area of areas) {
+      area.addEventListener("scroll", () => {
+        area.previousElementSibling.scrollTop = area.scrollTop;
+        area.previousElementSibling.scrollLeft = area.scrollLeft;
+      });
       area.addEventListener("input", () => {
+        this.#paint(area);
         const [setup, entry] = areas.map((a) => (a.value.endsWith("\n") ? a.value : a.value + "\n"));
         const [authorSetup, authorEntry] = this.fn.code[this.caseId];
         this.setEdited(setup === authorSetup && entry === authorEntry ? null : [setup, entry]);
@@ -143,8 +150,13 @@ export class Debugger extends EventTarget {
     }
     this.root.querySelector("[data-edit=reset]").addEventListener("click", () => {
       this.setEdited(null);
-      areas.forEach((area, n) => { area.hidden = true; shown[n].hidden = false; });
+      areas.forEach((area, n) => { area.parentElement.hidden = true; shown[n].hidden = false; });
     });
+  }
+
+  /** Highlight an edit box's Python in the layer under its (transparent) text. */
+  #paint(area) {
+    area.previousElementSibling.replaceChildren(highlightPython(area.value + "\n"));
   }
 
   /** Use this [setup, entry] instead of the author's (null: the author's again); the replay starts over. */

@@ -446,6 +446,11 @@ def test_edit_input_runs_live_travels_in_the_link_and_resets(lesson, open_page):
     widget.root.get_by_role("button", name="修改输入", exact=True).click()
     entry = widget.root.get_by_role("textbox", name="调用入口", exact=True)
     entry.fill("print(split_history(messages, keep_recent=2)['older'])\n")
+    # Python highlighting under the edited text (the same token classes as the shown source).
+    view = widget.root.locator(".edit-box:has(textarea.edit-entry) .edit-view")
+    expect(view.locator("span.nb")).to_have_text("print")
+    expect(view.locator("span.s")).to_have_text("'older'")
+    expect(view.locator("span.mi")).to_have_text("2")
     widget.press("run")
     widget.expect_finished()
     expect(widget.stdout).to_have_text("[]")          # keep_recent=2: nothing is older
