@@ -351,7 +351,8 @@ def bench_runaway(browser, server: Server, reps: int) -> dict:
     widget = region(page, "split_history")
     run_and_wait(page, "split_history")  # booted and warm
     isolated = page.evaluate("() => crossOriginIsolated")
-    deadline = page.evaluate("() => stepwise.worker.deadlineMs")
+    deadline = page.evaluate(
+        "() => stepwise.worker.deadlineMs ?? stepwise.debuggers.get('split_history').fn.limits.deadlineMs")
     limit, stop = [], []
     for _ in range(reps):
         # (a) the run deadline stops it
