@@ -4,9 +4,12 @@ Stdlib only, for CPython 3.11+ and Pyodide. The browser worker calls
 `steptrace.runner.run_case(...)` and gets one JSON string (docs/trace-format.md);
 authors run `python -m steptrace trace ...` on CPython.
 
-Modules, one concern each: `values` (bounded previews and change keys), `table`
-(the event table with its head window and tail ring), `recorder` (frames,
-locals diffs, the sys.settrace backend), `monitor` (the sys.monitoring backend),
-`capture` (stdout), `files` (what the run left in the temp dir), `runner`
-(one run -> one document), `cli`, and `scenario` (scenario files).
+Modules, one concern each. In the worker: `previews` (bounded previews and their
+snaps, no program code run), `values` (the value table and change checks),
+`exceptions` (describing one), `table` (the event table with its head window and
+tail ring), `recorder` (frames, locals diffs), `settrace` and `monitor` (the two
+backends), `deadline` (the time limit), `capture` (stdout and stderr),
+`isolation` (a clean interpreter and private folders per run), `files` (what the
+run made), `runner` (one run -> one document). For authors and the build: `cli`,
+`scenario` (scenario files), `targets` (what a lesson may name), `limits`.
 """

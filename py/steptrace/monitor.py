@@ -111,16 +111,6 @@ class MonitoringBackend:
                 fault("call", error)
             return None
 
-        def on_resume(code, offset):
-            try:
-                enter(getframe(1))
-            except LimitReached:
-                raise
-            except RecursionError:
-                pass
-            except Exception as error:  # noqa: BLE001
-                fault("call", error)
-
         def on_line(code, lineno):
             try:
                 frame = getframe(1)
@@ -174,63 +164,50 @@ class MonitoringBackend:
                     fault("return", error)
             return on_leave
 
-        def on_raise(code, offset, error):
-            if code.co_filename != filename:
-                return
+        def guarded(event, action, *args):
+            """Run one recorder action for an event: a limit goes on into the program; the recursion
+            limit and the recorder's own faults never do. (The hot callbacks above inline this.)"""
             try:
-                frame = getframe(1)
-                state = live.get(id(frame))
-                if state is not None:
-                    raised(state, frame, error)
+                action(*args)
             except LimitReached:
                 raise
             except RecursionError:
                 pass
-            except Exception as failure:  # noqa: BLE001
-                fault("exception", failure)
+            except Exception as error:  # noqa: BLE001 - a recorder bug must not change the run
+                fault(event, error)
+
+        def in_frame(action):
+            """`action(state, frame, ...)` for a frame the recorder knows (not one whose start fell
+            at the recursion limit)."""
+            def run(frame, *args):
+                state = live.get(id(frame))
+                if state is not None:
+                    action(state, frame, *args)
+            return run
+
+        raised_in, left_from = in_frame(raised), in_frame(leave)
+
+        def on_raise(code, offset, error):
+            if code.co_filename == filename:
+                guarded("exception", raised_in, getframe(1), error)
 
         def on_throw(code, offset, error):
             """generator.throw()/close(): the frame resumes (its RAISE event follows)."""
-            if code.co_filename != filename:
-                return
-            try:
-                enter(getframe(1))
-            except LimitReached:
-                raise
-            except RecursionError:
-                pass
-            except Exception as failure:  # noqa: BLE001
-                fault("exception", failure)
+            if code.co_filename == filename:
+                guarded("call", enter, getframe(1))
 
         def on_stop_iteration(code, offset, value):
             """The StopIteration a `yield from`/`for` gets from a finished generator: settrace
             reports it as an exception in this frame."""
-            try:
-                frame = getframe(1)
-                state = live.get(id(frame))
-                if state is not None:
-                    raised(state, frame, value if type(value) is StopIteration else StopIteration(value))
-            except LimitReached:
-                raise
-            except RecursionError:
-                pass
-            except Exception as failure:  # noqa: BLE001
-                fault("exception", failure)
+            error = value if type(value) is StopIteration else StopIteration(value)
+            guarded("exception", raised_in, getframe(1), error)
+
+        def on_resume(code, offset):
+            guarded("call", enter, getframe(1))
 
         def on_unwind(code, offset, error):
-            if code.co_filename != filename:
-                return
-            try:
-                frame = getframe(1)
-                state = live.get(id(frame))
-                if state is not None:
-                    leave(state, frame, None, True, False)
-            except LimitReached:
-                raise
-            except RecursionError:
-                pass
-            except Exception as failure:  # noqa: BLE001
-                fault("return", failure)
+            if code.co_filename == filename:
+                guarded("return", left_from, getframe(1), None, True, False)
 
         register = monitoring.register_callback
         register(tool, events.PY_START, on_start)

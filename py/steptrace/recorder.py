@@ -27,7 +27,6 @@ from .previews import Previewer
 from .table import EventTable
 from .values import NUMBERS, ValuePool
 
-GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200   # generator, coroutine, iterable coroutine, async gen
 TIME_CHECK_MASK = 255                           # look at the clock every 256 events
 FAULTS_KEPT = 20
 
@@ -43,14 +42,13 @@ class LimitReached(BaseException):
 class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
-    __slots__ = ("id", "code", "seen", "serial", "raising", "local", "open", "line")
+    __slots__ = ("id", "code", "seen", "serial", "local", "open", "line")
 
     def __init__(self, frame_id: int, code: Any) -> None:
         self.id = frame_id
         self.code = code                   # tells a reused frame id from this frame
         self.seen: dict[str, tuple] = {}   # name -> (token, signature | None, preview)
         self.serial = -1                   # table serial of this frame's last full snapshot
-        self.raising = False               # an exception is passing through
         self.local = None                  # settrace: the bound local trace function
         self.open = False                  # entered and not yet left (returned or yielded)
         self.line = 0                      # last line seen, for events that come without one
@@ -153,7 +151,6 @@ class Recorder:
 
     def line(self, state: FrameState, frame: FrameType, lineno: int) -> None:
         """About to run line `lineno` (the hot path: `_event` inlined)."""
-        state.raising = False
         state.line = lineno
         index = self.count
         if self._room <= 0 or not index & TIME_CHECK_MASK:
@@ -217,7 +214,6 @@ class Recorder:
                 self.outcome = (state.id, "returned", preview)
 
     def raised(self, state: FrameState, frame: FrameType, error: BaseException) -> None:
-        state.raising = True
         line = frame.f_lineno or state.line
         state.line = line
         index = self._event("x", line, state.id, checked=False)
@@ -252,13 +248,16 @@ class Recorder:
                 hidden += 1
                 continue
             known = seen.get(name)
+            failed = None                 # a snap just found not to hold: the pool need not try it again
             if known is not None:
                 signature = known[1]
                 if signature is None:
                     if known[0] is value:
                         continue
-                elif known[0] == id(value) and same(value, signature):
-                    continue
+                elif known[0] == id(value):
+                    if same(value, signature):
+                        continue
+                    failed = signature
             elif name[:1] == ".":         # a comprehension's hidden iterator
                 hidden += 1
                 continue
@@ -266,7 +265,7 @@ class Recorder:
             if id(kind) in NUMBERS:       # the common case in loops: no signature, no cache
                 preview, signature = values.number(kind, value), None
             else:
-                preview, signature = values.preview(value)
+                preview, signature = values.preview(value, failed)
             token = value if signature is None else id(value)
             if known is not None and (preview is known[2] or preview == known[2]):
                 seen[name] = (token, signature, known[2])

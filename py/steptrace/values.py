@@ -64,9 +64,11 @@ class ValuePool:
             self.items.append(preview)
         return ref
 
-    def preview(self, value: object) -> tuple[dict, Snap | None]:
+    def preview(self, value: object, failed: Snap | None = None) -> tuple[dict, Snap | None]:
         """(preview, signature) of `value`; the signature is None for exact scalars (compare
-        those by identity), else pass it to `same` later."""
+        those by identity), else pass it to `same` later. `failed`: a snap of `value` the caller
+        has just seen fail, so the cached one is not walked again when it is that same snap (it
+        is walked when another frame already rebuilt it)."""
         kind = type(value)
         if id(kind) in EXACT_SCALARS:
             if id(kind) in NUMBERS:
@@ -80,7 +82,7 @@ class ValuePool:
                 return preview, None
             return self.previewer.preview(value), None
         cached = self._cache.get(id(value))
-        if cached is not None and self.previewer.holds(value, cached[0]):
+        if cached is not None and cached[0] is not failed and self.previewer.holds(value, cached[0]):
             return cached[1], cached[0]
         preview, signature = self.previewer.preview_and_signature(value)
         if len(self._cache) >= self.CACHE_CAP:

@@ -311,7 +311,7 @@ export class Debugger extends EventTarget {
     try {
       const response = await fetch(new URL(path, document.baseURI));
       if (!response.ok) return null;
-      return { type: "trace", json: await response.text(), ms: performance.now() - started, recorded: true };
+      return { type: "trace", json: await response.text(), ms: performance.now() - started };
     } catch {
       return null;   // offline or missing: run it live instead
     }

@@ -43,6 +43,19 @@ class Widget:
         name = f"断点 第{line}行" if self.words is ZH else f"Breakpoint line {line}"
         return self.root.get_by_role("button", name=name, exact=True)
 
+    def condition(self, line: int) -> Locator:
+        name = f"条件 第{line}行" if self.words is ZH else f"Condition line {line}"
+        return self.root.get_by_role("textbox", name=name, exact=True)
+
+    def hit_count(self, line: int) -> Locator:
+        name = f"命中次数 第{line}行" if self.words is ZH else f"Hit count line {line}"
+        return self.root.get_by_role("spinbutton", name=name, exact=True)
+
+    def enter(self, box: Locator, text: str) -> None:
+        """Type into a breakpoint's condition or hit-count box and commit it, as a reader does."""
+        box.fill(text)
+        box.press("Enter")
+
     @property
     def picker(self) -> Locator:
         return self.root.get_by_role("combobox", name=self.words["scenario"], exact=True)

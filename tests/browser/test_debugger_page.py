@@ -327,9 +327,7 @@ def test_conditions_never_decide_silently(lesson):
     widget = Widget(lesson.page, "split_history")
     widget.reset("normal")  # two exchanges: line 46 runs twice
     widget.bp(46).click()
-    condition = widget.root.get_by_role("textbox", name="条件 第46行", exact=True)
-    condition.fill("missing > 1")
-    condition.press("Enter")
+    widget.enter(widget.condition(46), "missing > 1")
     widget.press("debug")
     widget.expect_paused(46)
     expect(widget.error_message).to_contain_text("第46行断点的条件在这里出错")
@@ -341,9 +339,7 @@ def test_conditions_never_decide_silently(lesson):
 
     widget.reset("normal")
     widget.bp(46).click()
-    condition = widget.root.get_by_role("textbox", name="条件 第46行", exact=True)
-    condition.fill("index >")
-    condition.press("Enter")
+    widget.enter(widget.condition(46), "index >")
     expect(widget.root.locator(".bp-error")).to_have_text("条件在第8列无法解析，断点未启用。")   # one language
     widget.press("debug")
     widget.expect_finished()   # the broken condition neither stopped nor silently passed as a hit
@@ -390,13 +386,9 @@ def test_an_invalid_hit_count_is_refused_and_said(lesson):
     widget = Widget(lesson.page, "split_history")
     widget.reset("normal")
     widget.bp(46).click()
-    hits = widget.root.get_by_role("spinbutton", name="命中次数 第46行", exact=True)
-    hits.fill("0")
-    hits.press("Enter")
+    widget.enter(widget.hit_count(46), "0")
     expect(widget.root.locator(".bp-error")).to_contain_text("命中次数须为从 1 起的整数")
-    hits = widget.root.get_by_role("spinbutton", name="命中次数 第46行", exact=True)
-    hits.fill("2")
-    hits.press("Enter")
+    widget.enter(widget.hit_count(46), "2")
     expect(widget.root.locator(".bp-error")).to_have_count(0)
     widget.press("debug")
     widget.expect_paused(46)
@@ -409,12 +401,8 @@ def test_deep_link_keeps_conditions_hit_counts_the_finished_state_and_language(l
     widget = Widget(lesson.page, "split_history")
     widget.reset("normal")
     widget.bp(46).click()
-    hits = widget.root.get_by_role("spinbutton", name="命中次数 第46行", exact=True)
-    hits.fill("2")
-    hits.press("Enter")
-    condition = widget.root.get_by_role("textbox", name="条件 第46行", exact=True)
-    condition.fill("index >= 1")
-    condition.press("Enter")
+    widget.enter(widget.hit_count(46), "2")
+    widget.enter(widget.condition(46), "index >= 1")
     widget.press("run")
     widget.expect_finished()
     link = lesson.page.evaluate("() => location.hash").removeprefix("#")
@@ -425,8 +413,8 @@ def test_deep_link_keeps_conditions_hit_counts_the_finished_state_and_language(l
     opened = open_page(link + "&lang=en").page
     restored = Widget(opened, "split_history", EN)
     expect(restored.status).to_have_text(EN["finished"], timeout=LONG)
-    expect(restored.root.get_by_role("textbox", name="Condition line 46", exact=True)).to_have_value("index >= 1")
-    expect(restored.root.get_by_role("spinbutton", name="Hit count line 46", exact=True)).to_have_value("2")
+    expect(restored.condition(46)).to_have_value("index >= 1")
+    expect(restored.hit_count(46)).to_have_value("2")
     assert opened.evaluate("() => document.documentElement.lang") == "en"
     # Followed within the page: an unknown case and a step past the end are said, and fallen back from.
     opened.evaluate("() => { location.hash = 'f=split_history&case=nosuch&step=999&lang=en'; }")
