@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -30,15 +31,17 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES
 
+import pyodide_files
+
 REPO = Path(__file__).resolve().parent
 sys.path.insert(0, str(REPO / "py"))
 from steptrace import scenario as scenarios  # noqa: E402
 from steptrace import targets  # noqa: E402
 
 SITE = REPO / "site"
-PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # Python the worker needs besides the shown sources: the recorder (not its author-side CLI).
 WORKER_PACKAGES = ("py/steptrace",)
+WORKER_MODULES = ("py/lazy_stdlib.py",)  # imports the standard modules Python was booted without
 AUTHOR_ONLY = {"__main__.py", "cli.py", "scenario.py", "targets.py", "limits.py"}
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
        "img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
@@ -224,8 +227,9 @@ def widget_spec(kind: str, arg: str, data: scenarios.Scenarios, where: str) -> d
             "title": f"{parts[0].removeprefix('py/')} · {parts[1]}"}
 
 
-def page_data(lesson: Lesson, root: str) -> dict:
-    """The JSON the page's script reads: sources to load, and per function its cases and stages."""
+def page_data(lesson: Lesson, root: str, pyodide: str) -> dict:
+    """The JSON the page's script reads: sources to load, where Pyodide is, and per function its cases
+    and stages."""
     data = lesson.scenarios
     functions = {}
     for widget in lesson.widgets:
@@ -245,7 +249,30 @@ def page_data(lesson: Lesson, root: str) -> dict:
         }
     return {"lesson": lesson.slug, "source": data.source, "module": data.module, "history": data.history,
             "root": root, "files": worker_files(data.source), "pythonRoot": data.python_root,
+            "pyodide": f"pyodide/{pyodide}/",
             "functions": functions, "spans": lesson.spans}
+
+
+def module_graph(entry: str) -> list[str]:
+    """`entry` and every module it imports statically, transitively (names under site/js), so the page
+    can ask for all of them at once instead of one import depth per round trip."""
+    seen, todo = [], [entry]
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.append(name)
+        text = (SITE / "js" / name).read_text(encoding="utf-8")
+        todo += re.findall(r'^\s*(?:import|export)\b[^"\']*?\bfrom\s+["\']\./([\w.-]+\.js)["\']', text, re.M)
+    return seen
+
+
+def first_trace(data: dict) -> str | None:
+    """The trace a reader most likely asks for first: the first debugger's first case."""
+    for spec in data["functions"].values():
+        first = spec["cases"][0]["id"]
+        return spec["recorded"].get(first)
+    return None
 
 
 def recorder_files() -> list[str]:
@@ -256,7 +283,7 @@ def recorder_files() -> list[str]:
 
 def worker_files(source: str) -> list[str]:
     """Everything the worker writes into Pyodide's FS for a lesson: its source, packages, the recorder."""
-    files = [source, *recorder_files()]
+    files = [source, *recorder_files(), *WORKER_MODULES]
     for parent in Path(source).parents:  # package __init__ files of the shown module
         init = parent / "__init__.py"
         if (REPO / init).is_file():
@@ -265,71 +292,6 @@ def worker_files(source: str) -> list[str]:
 
 
 # ---------------------------------------------------------------- output
-
-def copy_pyodide(out: Path) -> None:
-    source = REPO / "node_modules" / "pyodide"
-    missing = [name for name in PYODIDE_CORE if not (source / name).is_file()]
-    if missing:
-        raise BuildError(f"node_modules/pyodide lacks {', '.join(missing)}: run `npm ci` first")
-    (out / "pyodide").mkdir(parents=True, exist_ok=True)
-    for name in PYODIDE_CORE:
-        target = out / "pyodide" / name
-        if not target.exists() or target.stat().st_size != (source / name).stat().st_size:
-            shutil.copyfile(source / name, target)
-        precompress(source / name, target.with_name(name + ".gz"))
-    copy_snapshot(out / "pyodide")
-
-
-def precompress(source: Path, target: Path) -> None:
-    """A gzip copy a server can send as is (Content-Encoding: gzip); made once per pinned file, cached."""
-    import gzip
-    import hashlib
-
-    key = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
-    cache = REPO / "node_modules" / ".cache" / "stepwise" / f"{source.name}-{key}.gz"
-    if not cache.is_file():
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_bytes(gzip.compress(source.read_bytes(), 9))
-    if not target.is_file() or target.stat().st_size != cache.stat().st_size:
-        shutil.copyfile(cache, target)
-
-
-SNAPSHOT_SCRIPT = SITE / "snapshot" / "make-snapshot.mjs"
-
-
-def copy_snapshot(target: Path) -> None:
-    """Put the boot snapshot (and its gzip) next to the Pyodide core; the worker boots without it if absent.
-
-    The snapshot has the recorder imported, so it depends on the Pyodide version, the script that
-    makes it and the recorder's sources. Making one takes seconds: it is cached under
-    node_modules/.cache, keyed by all three.
-    """
-    import gzip
-    import hashlib
-
-    recorder = recorder_files()
-    lock = json.loads((REPO / "node_modules" / "pyodide" / "package.json").read_text(encoding="utf-8"))
-    digest = hashlib.sha256(lock["version"].encode() + SNAPSHOT_SCRIPT.read_bytes())
-    for name in recorder:
-        digest.update(name.encode() + (REPO / name).read_bytes())
-    key = digest.hexdigest()[:16]
-    cache = REPO / "node_modules" / ".cache" / "stepwise" / f"snapshot-{key}.bin"
-    if not cache.with_suffix(".bin.gz").is_file():
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        node = shutil.which("node")
-        result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(cache), str(REPO), *recorder], cwd=REPO,
-                                capture_output=True, text=True, timeout=300) if node else None
-        if result is None or result.returncode != 0 or not cache.is_file():
-            print("warning: no boot snapshot (Python will boot from scratch): "
-                  + (result.stderr.strip()[-500:] if result else "node is not on PATH"), file=sys.stderr)
-            return
-        cache.with_suffix(".bin.gz").write_bytes(gzip.compress(cache.read_bytes(), 6))
-    stamp = target / "snapshot.key"  # same size, other recorder: compare keys, not sizes
-    if not stamp.is_file() or stamp.read_text() != key:
-        for name in (cache.name, cache.name + ".gz"):
-            shutil.copyfile(cache.parent / name, target / name.replace(f"snapshot-{key}", "snapshot"))
-        stamp.write_text(key)
-
 
 PROVE_SCRIPT = SITE / "prove" / "prove-cases.mjs"
 
@@ -466,7 +428,10 @@ def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list
     if problems:
         raise BuildError("\n  ".join(problems))
     out.mkdir(parents=True, exist_ok=True)
-    copy_pyodide(out)
+    try:
+        pyodide = pyodide_files.install(out / "pyodide", [*recorder_files(), *WORKER_MODULES])
+    except pyodide_files.PyodideMissing as error:
+        raise BuildError(str(error)) from None
     assets = out / "assets"
     if assets.exists():
         shutil.rmtree(assets)
@@ -485,8 +450,9 @@ def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list
     (out / "index.html").write_text(env.get_template("index.html").render(lessons=lessons, root="."), "utf-8")
     for lesson in lessons:
         (out / lesson.slug).mkdir(exist_ok=True)
-        html = env.get_template("lesson.html").render(
-            lesson=lesson, root="..", data=page_data(lesson, ".."), strings=strings)
+        data = page_data(lesson, "..", pyodide)
+        html = env.get_template("lesson.html").render(lesson=lesson, root="..", data=data, strings=strings,
+                                                      modules=module_graph("lesson.js"), first_trace=first_trace(data))
         (out / lesson.slug / "index.html").write_text(html, encoding="utf-8")
         write_traces(lesson, out / lesson.slug)
     print(f"built {len(lessons)} lesson(s) into {out} in {time.perf_counter() - started:.2f} s", flush=True)
@@ -538,7 +504,8 @@ def watch(out: Path, lessons_dirs: list[Path], lessons: list[Lesson], every: flo
 
 
 def serve(out: Path, port: int, isolation: bool = True) -> None:
-    """Serve `out` on 127.0.0.1: right MIME types, gzip for text, long cache for the pinned Pyodide.
+    """Serve `out` on 127.0.0.1: right MIME types; a file's build-time .br or .gz copy when the browser
+    takes it, gzip made here for other text; Pyodide's folder cached for good.
 
     With `isolation` the COOP/COEP headers make the page cross-origin isolated, so the worker gets a
     SharedArrayBuffer and a runaway run is interrupted in place instead of rebooting the worker.
@@ -562,17 +529,20 @@ def serve(out: Path, port: int, isolation: bool = True) -> None:
             path = Path(self.translate_path(self.path))
             if path.is_dir() and self.path.split("?")[0].endswith("/"):
                 path = path / "index.html"
-            gzip_ok = "gzip" in self.headers.get("Accept-Encoding", "")
-            packed = path.with_name(path.name + ".gz")
-            if gzip_ok and path.is_file() and packed.is_file():  # compressed at build time (snapshot, traces)
-                self.send_response(200)
-                self.send_header("Content-Type", self.guess_type(str(path)))
-                self.send_header("Content-Encoding", "gzip")
-                self.send_header("Content-Length", str(packed.stat().st_size))
-                self.end_headers()
-                with packed.open("rb") as stream:
-                    shutil.copyfileobj(stream, self.wfile)
-                return
+            accepted = {part.split(";")[0].strip() for part in self.headers.get("Accept-Encoding", "").split(",")}
+            gzip_ok = "gzip" in accepted
+            # Compressed at build time (the Pyodide files, traces): the best copy the browser accepts.
+            for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
+                packed = path.with_name(path.name + suffix)
+                if encoding in accepted and path.is_file() and packed.is_file():
+                    self.send_response(200)
+                    self.send_header("Content-Type", self.guess_type(str(path)))
+                    self.send_header("Content-Encoding", encoding)
+                    self.send_header("Content-Length", str(packed.stat().st_size))
+                    self.end_headers()
+                    with packed.open("rb") as stream:
+                        shutil.copyfileobj(stream, self.wfile)
+                    return
             if gzip_ok and path.suffix in COMPRESSIBLE and path.is_file():
                 stat = path.stat()
                 body = compressed.get((str(path), stat.st_mtime))
@@ -596,8 +566,8 @@ def serve(out: Path, port: int, isolation: bool = True) -> None:
             self.send_header("Content-Security-Policy", CSP)
             self.send_header("X-Content-Type-Options", "nosniff")
             self.send_header("Vary", "Accept-Encoding")
-            # The Pyodide core is pinned: cache it for good. Everything else revalidates (cheap 304s).
-            pinned = self.path.split("?")[0].split("/")[-2:-1] == ["pyodide"]
+            # Pyodide's folder is named for what it holds: cache it for good. The rest revalidates (304s).
+            pinned = "/pyodide/" in self.path.split("?")[0]
             self.send_header("Cache-Control", "public, max-age=31536000, immutable" if pinned else "no-cache")
             super().end_headers()
 

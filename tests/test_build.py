@@ -1,4 +1,5 @@
 """The site builder: what it writes, and how it refuses authoring mistakes."""
+import json
 import re
 import shutil
 import subprocess
@@ -25,9 +26,45 @@ def test_sources_are_copied_byte_for_byte(site):
         assert (site / name).read_bytes() == (REPO / name).read_bytes()
 
 
-def test_pyodide_core_is_served_from_the_site(site):
-    for name in build.PYODIDE_CORE:
-        assert (site / "pyodide" / name).stat().st_size == (REPO / "node_modules/pyodide" / name).stat().st_size
+def test_pyodide_is_served_from_the_site_in_a_folder_named_for_its_contents(site):
+    import gzip
+    import subprocess
+
+    import pyodide_files
+    data = json.loads(re.search(r'<script type="application/json" id="lesson-data">(.*?)</script>',
+                                (site / "s08" / "index.html").read_text(encoding="utf-8"), re.S).group(1))
+    version = json.loads((pyodide_files.PACKAGE / "package.json").read_text())["version"]
+    assert re.fullmatch(rf"pyodide/pyodide-{re.escape(version)}-[0-9a-f]{{12}}/", data["pyodide"])
+    folder = site / data["pyodide"]
+    assert [p.name for p in (site / "pyodide").iterdir()] == [folder.name]   # no older folder left
+    for name in pyodide_files.CORE:
+        assert (folder / name).read_bytes() == (pyodide_files.PACKAGE / name).read_bytes()
+    lock = json.loads((folder / pyodide_files.LOCK).read_text())
+    npm_lock = json.loads((pyodide_files.PACKAGE / pyodide_files.LOCK).read_text())
+    assert lock == {"info": npm_lock["info"], "packages": {}}
+    # Each file's precompressed copies hold exactly the file (brotli checked with node's zlib).
+    for name in pyodide_files.SERVED:
+        original = (folder / name).read_bytes()
+        assert gzip.decompress((folder / (name + ".gz")).read_bytes()) == original, name
+        unpacked = subprocess.run(["node", "-e", "process.stdout.write(require('zlib').brotliDecompressSync("
+                                   "require('fs').readFileSync(process.argv[1])))", str(folder / (name + ".br"))],
+                                  capture_output=True, check=True).stdout
+        assert unpacked == original, name
+        assert len((folder / (name + ".br")).read_bytes()) < len(original), name
+
+
+def test_the_page_preloads_its_modules_and_the_first_trace(site):
+    html = (site / "s08" / "index.html").read_text(encoding="utf-8")
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="\.\./assets/js/([\w.-]+)">', html))
+    reached, todo = set(), ["lesson.js"]   # every module a static import reaches from lesson.js
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo += re.findall(r'from "\./([\w.-]+)"', (REPO / "site" / "js" / name).read_text(encoding="utf-8"))
+    assert reached == preloaded, reached ^ preloaded
+    assert '<link rel="preload" href="traces/split_history.normal.json" as="fetch" crossorigin="anonymous">' in html
+    assert (site / "s08" / "traces" / "split_history.normal.json").is_file()
 
 
 def test_pages_use_relative_urls_and_forbid_other_origins(site):

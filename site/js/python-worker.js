@@ -10,14 +10,19 @@ const INTERRUPT_SIGINT = 2;
 
 export class PythonWorker extends EventTarget {
   /**
-   * @param {{root: string, files: string[], pythonRoot?: string, deadlineMs?: number|null}} options
+   * @param {{root: string, files: string[], pythonRoot?: string, pyodide: string, warmup?: object|null,
+   *          deadlineMs?: number|null}} options
+   * `pyodide`: the folder the build put Pyodide in (relative to `root`).
+   * `warmup`: a run request the worker runs once at boot, unseen, so the reader's first run is a warm one.
    * `deadlineMs`: overrides each run's own deadline (`limits.deadlineMs`, from the scenario file).
    */
-  constructor({ root, files, pythonRoot = "py", deadlineMs = null }) {
+  constructor({ root, files, pythonRoot = "py", pyodide, warmup = null, deadlineMs = null }) {
     super();
+    this.warmup = warmup;
     this.root = root;
     this.files = files;
     this.pythonRoot = pythonRoot;
+    this.pyodide = pyodide;
     this.deadlineMs = deadlineMs;
     this.writeTimeoutMs = 15_000; // writing a 1,000,000-event trace takes seconds
     this.nextId = 1;
@@ -59,8 +64,8 @@ export class PythonWorker extends EventTarget {
       this.#crashed(event.message || "worker error");
     };
     const root = new URL(this.root.endsWith("/") ? this.root : this.root + "/", document.baseURI).href;
-    this.worker.postMessage({ type: "init", files: this.files, root, pythonRoot: this.pythonRoot,
-      interrupt: this.interrupt });
+    this.worker.postMessage({ type: "init", files: this.files, root, pythonRoot: this.pythonRoot, pyodide: this.pyodide,
+      warmup: this.warmup, interrupt: this.interrupt });
   }
 
   /** Restart from scratch: used after a crash or a run that would not stop. */

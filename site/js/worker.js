@@ -1,7 +1,8 @@
 // The Python side of a lesson page: one module Web Worker running Pyodide.
 //
 // Messages are small plain objects with an explicit `type` (see python-worker.js for the page side):
-//   in:  {type: "init", files: [repoPath], root: url, pythonRoot: repoPath, interrupt: SharedArrayBuffer | null}
+//   in:  {type: "init", files: [repoPath], root: url, pythonRoot: repoPath,
+//         pyodide: folder path, warmup: run request | null, interrupt: SharedArrayBuffer | null}
 //        {type: "run", id, source, module, setup, entry, function, case, limits: {maxEvents, timeLimit}}
 //   out: {type: "progress", phase: "runtime" | "sources" | "ready"}
 //        {type: "ready", python, ms, phases: {load, setup}} | {type: "boot-error", message}
@@ -10,35 +11,25 @@
 //   `fatal`: the interpreter is unusable after this run (a JS stack overflow, a run that returned
 //   nothing); the page must boot a new worker.
 // A trace crosses the boundary as one JSON string: no PyProxy leaves this file.
-import { loadPyodide } from "../../pyodide/pyodide.mjs";
-
 const MOUNT = "/repo";
+const REST_FILE = "python_stdlib_rest.zip";  // the standard modules Python boots without
+const REST_PATH = "/lib/python_stdlib_rest.zip";
 let runCase = null;
 let booting = null;
 
-/**
- * Restore the build's memory snapshot of a booted interpreter (much faster than a fresh boot);
- * boot from scratch when there is none or it does not load.
- */
+/** Load Pyodide from the site's copy (`indexURL`: its folder). */
 async function bootPython(indexURL) {
-  try {
-    const response = await fetch(new URL("snapshot.bin", indexURL));
-    if (response.ok) {
-      const snapshot = new Uint8Array(await response.arrayBuffer());
-      return await loadPyodide({ indexURL, _loadSnapshot: snapshot });
-    }
-  } catch (error) {
-    console.warn(`Boot snapshot unusable, booting from scratch: ${error?.message ?? error}`);
-  }
+  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   return loadPyodide({ indexURL });
 }
 
-async function boot({ files, root, pythonRoot = "py", interrupt }) {
+async function boot({ files, root, pythonRoot = "py", pyodide: folder, warmup = null, interrupt }) {
   const started = performance.now();
   postMessage({ type: "progress", phase: "runtime" });
   const base = new URL(root.endsWith("/") ? root : root + "/", self.location.href);
+  const indexURL = new URL(folder, base).href;
   const [pyodide, sources] = await Promise.all([
-    bootPython(new URL("pyodide/", base).href),
+    bootPython(indexURL),
     Promise.all(files.map(async (path) => {
       const response = await fetch(new URL(path, base));
       if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
@@ -53,9 +44,9 @@ async function boot({ files, root, pythonRoot = "py", interrupt }) {
     pyodide.FS.writeFile(target, bytes);
   }
   if (interrupt) pyodide.setInterruptBuffer(new Uint8Array(interrupt));
+  restOfStdlib(pyodide, new URL(REST_FILE, indexURL).href);
   pyodideRef = pyodide;
-  // From a snapshot the recorder is already imported; the lesson's modules are found afresh.
-  // The recorder lives in py/ (already imported from a snapshot); the lesson's code under its own root.
+  // The recorder lives in py/, the lesson's code under its own root.
   const lessonPath = `${MOUNT}/${pythonRoot}`;
   runCase = pyodide.runPython(`
 import sys
@@ -67,6 +58,7 @@ for folder in ("${MOUNT}/py", ${JSON.stringify(lessonPath)}):
     sys.path_importer_cache.pop(folder, None)
 from steptrace.runner import run_case
 run_case`);
+  if (warmup) warm(warmup);
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   postMessage({ type: "progress", phase: "ready" });
   const ms = performance.now() - started;
@@ -74,6 +66,43 @@ run_case`);
 }
 
 let pyodideRef = null;
+
+/**
+ * Run one case and drop its trace: the first run of an interpreter pays for compiling the lesson's
+ * module and for cold caches (about twice a later run), and the reader's first run should not.
+ * The recorder's isolation leaves nothing of it behind.
+ */
+function warm(request) {
+  try {
+    record(request);
+  } catch (error) {
+    console.warn(`warm-up run failed (the reader's runs are not affected): ${error?.message ?? error}`);
+  }
+}
+
+/**
+ * Make the rest of the standard library importable: py/lazy_stdlib.py downloads it synchronously the
+ * first time a program imports from it; meanwhile it is fetched in the background, after the boot.
+ */
+function restOfStdlib(pyodide, url) {
+  const store = (buffer) => {
+    if (!pyodide.FS.analyzePath(REST_PATH).exists) pyodide.FS.writeFile(REST_PATH, new Uint8Array(buffer));
+  };
+  const download = () => {
+    const request = new XMLHttpRequest();
+    request.open("GET", url, false);  // a worker may block: the import waits for its module
+    request.responseType = "arraybuffer";
+    request.send();
+    if (request.status !== 200) throw new Error(`${url}: HTTP ${request.status}`);
+    store(request.response);
+  };
+  pyodide.runPython(`import sys; sys.path.insert(0, "${MOUNT}/py")`);
+  pyodide.pyimport("lazy_stdlib").install(REST_PATH, download);
+  setTimeout(() => fetch(url).then((response) => {
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return response.arrayBuffer();
+  }).then(store).catch((error) => console.warn(`${url}: ${error.message ?? error}; fetched on first import`)), 0);
+}
 
 /** Is the interpreter still usable after a failed run? (Pyodide's fatal errors disable its API.) */
 function usable() {
@@ -84,17 +113,22 @@ function usable() {
   }
 }
 
+/** Record one case: its trace as a JSON string. `onPhase("finishing")`: the code has stopped. */
+function record(request, onPhase = null) {
+  return runCase.callKwargs(request.source, request.module, request.setup, request.entry, {
+    function: request.function,
+    case: request.case,
+    max_events: request.limits?.maxEvents ?? 1_000_000,
+    time_limit: request.limits?.timeLimit ?? 1.0,
+    on_phase: onPhase ?? undefined,  // undefined reaches Python as None (null would be JsNull)
+  });
+}
+
 function run(request) {
   const started = performance.now();
   try {
-    const json = runCase.callKwargs(request.source, request.module, request.setup, request.entry, {
-      function: request.function,
-      case: request.case,
-      max_events: request.limits?.maxEvents ?? 1_000_000,
-      time_limit: request.limits?.timeLimit ?? 1.0,
-      // The code has stopped; only the trace is being written: the page's watchdog waits for it.
-      on_phase: (phase) => postMessage({ type: "phase", id: request.id, phase }),
-    });
+    // The code has stopped; only the trace is being written: the page's watchdog waits for it.
+    const json = record(request, (phase) => postMessage({ type: "phase", id: request.id, phase }));
     if (typeof json !== "string" || !json) {
       postMessage({ type: "failed", id: request.id, message: "the run returned no trace", fatal: true });
       return;

@@ -274,6 +274,6 @@ def test_every_file_comes_from_the_site(open_page, server):
     watched = open_page()
     Widget(watched.page, "trim_results").press("run")
     Widget(watched.page, "trim_results").expect_finished()
-    assert any("/pyodide/pyodide.asm.wasm" in u for u in watched.requests)
+    assert any(re.search(r"/pyodide/pyodide-[^/]+/pyodide.asm.wasm$", u) for u in watched.requests)
     assert all(u.startswith(server + "/") or u.startswith("data:") for u in watched.requests), json.dumps(
         [u for u in watched.requests if not u.startswith(server)])
