@@ -30,6 +30,22 @@ function conditionProblem(error) {
   return { column: (error?.position ?? 0) + 1, message };
 }
 
+// Recorded traces are fixed lesson data: each is fetched once per page, however often it is shown.
+const recordedTraces = new Map();
+
+/** The text of a recorded trace, or null when it cannot be had (offline, missing): then run it live. */
+function recordedTrace(path) {
+  let text = recordedTraces.get(path);
+  if (!text) {
+    text = fetch(new URL(path, document.baseURI))
+      .then((response) => (response.ok ? response.text() : null))
+      .catch(() => null);
+    recordedTraces.set(path, text);
+    text.then((value) => { if (value === null) recordedTraces.delete(path); });
+  }
+  return text;
+}
+
 export class Debugger extends EventTarget {
   /**
    * @param {HTMLElement} root the widget's <section>
@@ -308,13 +324,15 @@ export class Debugger extends EventTarget {
   /** The build's recorded trace of this case, as the worker would answer; null when it cannot be had. */
   async #fetchRecorded(path) {
     const started = performance.now();
-    try {
-      const response = await fetch(new URL(path, document.baseURI));
-      if (!response.ok) return null;
-      return { type: "trace", json: await response.text(), ms: performance.now() - started };
-    } catch {
-      return null;   // offline or missing: run it live instead
-    }
+    const json = await recordedTrace(path);
+    return json === null ? null : { type: "trace", json, ms: performance.now() - started };
+  }
+
+  /** Start fetching the shown case's recorded trace now (the page does it for the first debugger, whose
+   * trace the build preloads), so that Run finds it already here. */
+  prefetch() {
+    const recorded = this.#isAuthorsCase() ? this.fn.recorded?.[this.caseId] : null;
+    if (recorded) recordedTrace(recorded);
   }
 
   #fail(message) {

@@ -5,7 +5,16 @@ import { PythonWorker } from "./python-worker.js";
 
 const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
 const i18n = new I18n(JSON.parse(document.getElementById("i18n-data").textContent));
-const worker = new PythonWorker({ root: lesson.root, files: lesson.files, pythonRoot: lesson.pythonRoot });
+const worker = new PythonWorker({ root: lesson.root, files: lesson.files, pythonRoot: lesson.pythonRoot,
+  pyodide: lesson.pyodide, warmup: firstCase(lesson) });
+
+/** The first debugger's first case, as a run request (the worker warms up on it). */
+function firstCase({ functions, source, module }) {
+  const [name, fn] = Object.entries(functions)[0] ?? [];
+  if (!fn) return null;
+  const [setup, entry] = fn.code[fn.cases[0].id];
+  return { source, module, setup, entry, function: name, case: fn.cases[0].id, limits: fn.limits };
+}
 
 // Boot progress: runtime → sources → ready.
 const progress = document.querySelector(".boot");
@@ -111,11 +120,15 @@ langButton.addEventListener("click", () => {
 });
 i18n.set(initialLang());
 restoreFromHash();
-// Recorded cases need no Python: boot it once the page is idle, unless the reader asked to save data
-// (a live run boots it then).
+debuggers.values().next().value?.prefetch();  // the trace the build preloaded: ready before Run
+// Recorded cases need no Python: boot it once the page has loaded (the first trace is preloaded) and
+// is idle, so its megabytes never compete with what the reader sees first; not at all when the reader
+// asked to save data (a live run boots it then).
 if (!navigator.connection?.saveData) {
   const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
-  idle(() => worker.boot(), { timeout: 2000 });
+  const bootWhenIdle = () => idle(() => worker.boot(), { timeout: 2000 });
+  if (document.readyState === "complete") bootWhenIdle();
+  else addEventListener("load", bootWhenIdle, { once: true });
 }
 // A link followed within the page (or edited by hand) is restored too; our own writes use
 // replaceState, which fires no hashchange.

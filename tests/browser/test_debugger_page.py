@@ -459,3 +459,19 @@ def test_edit_input_runs_live_travels_in_the_link_and_resets(lesson, open_page):
     widget.press("run")
     widget.expect_finished()
     expect(widget.stdout).to_have_text("已生成候选；原历史保持不变。")
+
+
+def test_an_edited_input_imports_from_the_rest_of_the_standard_library(lesson):
+    """Python boots with only the modules a boot and the recorder need; any other standard module
+    still imports (the rest of the library arrives after boot, or on the first import that needs it)."""
+    page = lesson.page
+    widget = Widget(page, "split_history")
+    widget.reset("normal")
+    widget.root.get_by_role("button", name="修改输入", exact=True).click()
+    entry = widget.root.get_by_role("textbox", name="调用入口", exact=True)
+    entry.fill("import statistics, fractions, html.parser, encodings.cp1252\n"
+               "print(statistics.median([3, 1, 2]), fractions.Fraction(6, 4), 'é'.encode('cp1252'))\n")
+    widget.press("run")
+    widget.expect_finished()
+    expect(widget.stdout).to_have_text("2 3/2 b'\\xe9'")
+    widget.root.get_by_role("button", name="恢复", exact=True).click()
