@@ -65,7 +65,7 @@ class CleanRun:
             if name == OWN_PACKAGE or name.startswith(OWN_PACKAGE + "."):
                 continue
             path = getattr(module, "__file__", None) if type(module).__name__ == "module" else None
-            if type(path) is str and os.path.abspath(path).startswith(root):
+            if type(path) is str and _normalized(path).startswith(root):
                 del sys.modules[name]
 
     def __exit__(self, *exc_info: object) -> None:
@@ -104,6 +104,14 @@ class CleanRun:
         for folder in (self.temp_dir, self.work_dir):
             if folder:
                 shutil.rmtree(folder, ignore_errors=True)
+
+
+def _normalized(path: str) -> str:
+    """`os.path.abspath(path)`, without its cost for the common path that is already absolute and
+    normal (this runs for every loaded module, twice a run)."""
+    if os.path.isabs(path) and "/." not in path and "//" not in path and os.sep == "/":
+        return path
+    return os.path.abspath(path)
 
 
 def _restore_hook(get, set_, saved: object) -> None:
