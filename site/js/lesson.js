@@ -43,8 +43,26 @@ const debuggers = new Map();
 for (const root of document.querySelectorAll("section.debugger")) {
   const name = root.dataset.function;
   const widget = new Debugger(root, { lesson, fn: lesson.functions[name], name, worker, i18n });
-  widget.addEventListener("change", () => writeHash(widget));
+  widget.addEventListener("change", () => linkLater(widget));
   debuggers.set(name, widget);
+}
+
+// The link is written after the next paint: replaceState costs milliseconds (more with an edited
+// input in it), and the reader should see the result first. Several changes in a row write once.
+let linkPending = null;
+let linkSettled = Promise.resolve();
+function linkLater(widget) {
+  if (linkPending) {
+    linkPending.widget = widget;
+    return;
+  }
+  linkPending = { widget };
+  linkSettled = new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => {
+    const { widget: latest } = linkPending;
+    linkPending = null;
+    writeHash(latest);
+    resolve();
+  }, 0)));
 }
 
 // The link holds a widget's case, its breakpoints (line, hit count, condition), the step or the
@@ -135,4 +153,4 @@ if (!navigator.connection?.saveData) {
 addEventListener("hashchange", () => restoreFromHash());
 
 // For tests and the benchmark: a read-only handle on the page's moving parts.
-globalThis.stepwise = { worker, debuggers, i18n };
+globalThis.stepwise = { worker, debuggers, i18n, linkSettled: () => linkSettled };

@@ -145,3 +145,8 @@ def differences(left: dict, right: dict) -> str:
         at = next((n for n, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
         out.append(f"{key}: …{a[max(0, at - 80):at + 120]!r}\n   vs …{b[max(0, at - 80):at + 120]!r}")
     return "\n".join(out)
+
+
+def shared_link(page: Page) -> str:
+    """The page's shareable link (its fragment), once the write the page defers past the paint landed."""
+    return page.evaluate("async () => { await stepwise.linkSettled(); return location.hash; }")

@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 from lesson_harness import run_plain
-from pages import EN, LONG, ZH, Widget, differences
+from pages import EN, LONG, ZH, Widget, differences, shared_link
 from playwright.sync_api import expect
 
 from steptrace import scenario
@@ -154,7 +155,7 @@ def test_switching_the_case_clears_breakpoints_and_replay(lesson):
     widget.press("debug")
     widget.expect_paused(46)
     assert widget.pressed_breakpoints() == [46, 48]
-    assert "bp=46&bp=48" in page.evaluate("() => decodeURIComponent(location.hash)")
+    assert "bp=46&bp=48" in unquote(shared_link(page))
     widget.picker.select_option("multi")
     expect(widget.status).to_have_text(ZH["not_run"])
     assert widget.pressed_breakpoints() == []
@@ -163,7 +164,7 @@ def test_switching_the_case_clears_breakpoints_and_replay(lesson):
     expect(widget.root.locator(".has-bp")).to_have_count(0)
     for action in ("continue", "over", "into", "out", "back", "rinto", "rcontinue", "stop"):
         expect(widget.button(action)).to_be_disabled()
-    hash_ = page.evaluate("() => decodeURIComponent(location.hash)")
+    hash_ = unquote(shared_link(page))
     assert "case=multi" in hash_ and "bp=" not in hash_ and "step=" not in hash_
     # The new case runs from scratch: Debug without breakpoints pauses on the first line.
     widget.press("debug")
@@ -302,7 +303,7 @@ def test_deep_link_restores_case_breakpoints_and_step(lesson, open_page):
     widget.press("over")  # mid-statement: 61-62 is one assignment, so this may still be line 61
     expect(widget.status).to_have_text(re.compile(r"^已暂停 第\d+行$"))
     shown = widget.snapshot()
-    link = lesson.page.evaluate("() => location.hash").removeprefix("#")
+    link = shared_link(lesson.page).removeprefix("#")
     from urllib.parse import parse_qs
     params = parse_qs(link)
     assert params["f"] == ["trim_results"] and params["case"] == ["error"]
@@ -405,7 +406,7 @@ def test_deep_link_keeps_conditions_hit_counts_the_finished_state_and_language(l
     widget.enter(widget.condition(46), "index >= 1")
     widget.press("run")
     widget.expect_finished()
-    link = lesson.page.evaluate("() => location.hash").removeprefix("#")
+    link = shared_link(lesson.page).removeprefix("#")
     from urllib.parse import parse_qs
     params = parse_qs(link)
     assert params["bp"] == ["46:2:index >= 1"] and params["step"] == ["end"]
@@ -442,7 +443,7 @@ def test_edit_input_runs_live_travels_in_the_link_and_resets(lesson, open_page):
     widget.press("run")
     widget.expect_finished()
     expect(widget.stdout).to_have_text("[]")          # keep_recent=2: nothing is older
-    link = page.evaluate("() => location.hash").removeprefix("#")
+    link = shared_link(page).removeprefix("#")
     assert "input=" in link
     entry.fill("print(split_history(messages,\n")
     widget.press("run")
