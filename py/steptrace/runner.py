@@ -41,6 +41,20 @@ class RunnerError(ValueError):
     """The request itself is wrong (unknown module, source mismatch, bad backend)."""
 
 
+_LOCATED: dict[tuple, tuple[str, str]] = {}   # (source, module, sys.path) -> (lesson root, shown file)
+
+
+def locate(source: str, module: str) -> tuple[str, str]:
+    """(lesson root, shown file) of a run, found once per sys.path: a module search walks every
+    path entry (tens of milliseconds in Pyodide), and a worker asks for the same module each run.
+    A shown file that went away is looked for again."""
+    key = (source, module, tuple(sys.path))
+    found = _LOCATED.get(key)
+    if found is None or not os.path.isfile(found[1]):
+        found = _LOCATED[key] = (lesson_root(source, module), shown_file(source, module))
+    return found
+
+
 def lesson_root(source: str, module: str) -> str:
     """The folder the shown module is imported from (`py/` for `py/s08/core/runtime.py`)."""
     spec = importlib.util.find_spec(module.partition(".")[0])
@@ -95,8 +109,8 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
         entry_code = compile(entry, "<entry>", "exec")
     except SyntaxError as error:   # nothing runs: the reader's (or author's) code is said wrong at its line
         return _serialize(_not_run(error, source, function, case))
-    with CleanRun(lesson_root(source, module)) as run:
-        filename = shown_file(source, module)
+    root, filename = locate(source, module)
+    with CleanRun(root) as run:
         recorder = Recorder(filename, max_events=max_events, time_limit=time_limit, previewer=Previewer())
         chosen = pick_backend(backend, recorder) if record else None
         namespace: dict = {"__name__": "__stepwise__", "__builtins__": sys.modules["builtins"]}
