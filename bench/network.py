@@ -64,6 +64,9 @@ def edit_and_run(page, region) -> dict:
     region.get_by_role("button", name="修改输入", exact=True).click()
     region.get_by_role("textbox", name="调用入口", exact=True).fill(EDITED_CALL)
     since = page.evaluate("() => __bench.log.length")
+    page.evaluate("""() => { const worker = stepwise.worker, run = worker.run.bind(worker);
+        worker.run = (request) => { const handle = run(request);
+            handle.result.then(() => { __bench.marks.answered = performance.now(); }); return handle; }; }""")
     region.get_by_role("button", name="运行", exact=True).click()
     page.wait_for_function(PAINTED, arg=[FN, since], timeout=180_000, polling=20)
     log = page.evaluate("since => __bench.log.slice(since)", since)
@@ -71,8 +74,12 @@ def edit_and_run(page, region) -> dict:
     painted = next(e for e in log if e["kind"] == "painted" and e["fn"] == FN)
     stdout = region.locator(".stdout").inner_text()
     worker_ms = page.evaluate(f"() => stepwise.debuggers.get('{FN}').lastRunMs")
+    answered = page.evaluate("() => __bench.marks.answered ?? null")
     return {"ms": round(painted["t"] - click["t"], 1), "status": painted["text"], "stdout": stdout,
-            "clicked_at_ms": round(click["t"], 1), "worker_ms": worker_ms and round(worker_ms, 1)}
+            "clicked_at_ms": round(click["t"], 1), "worker_ms": worker_ms and round(worker_ms, 1),
+            # click → the worker's answer arrived (boot, queue, run, message) and answer → painted (page)
+            "to_answer_ms": answered and round(answered - click["t"], 1),
+            "page_ms": answered and round(painted["t"] - answered, 1)}
 
 
 def one_link(browser, new_page, lesson_url: str, origin: str, mbps: float, latency: float) -> dict:

@@ -488,7 +488,9 @@ def bench_capacity(records: int, loads: int, moves: int) -> dict:
 
 # ---------------------------------------------------------------- report
 
-def fmt_ms(value: float) -> str:
+def fmt_ms(value: float | None) -> str:
+    if value is None:
+        return "—"
     if value >= 1000:
         return f"{value / 1000:.2f} s"
     if value >= 10:
@@ -995,13 +997,14 @@ def main() -> int:
     results["machine"]["load_by_section"] = LOAD
     rows = table(results)
     results["table"] = rows
+    partial = Path(tempfile.gettempdir()) / "stepwise-bench-partial.json"
+    partial.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    log(f"raw figures kept in {partial} (a report that fails to render loses nothing)")
     text = markdown(results, rows)
     if args.no_write or only:
         print(text)
         if only and not args.no_write:
-            out = Path(tempfile.gettempdir()) / "stepwise-bench-partial.json"
-            out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-            log(f"partial run: wrote {out} only")
+            log(f"partial run: wrote {partial} only")
     else:
         (BENCH / "results.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",
                                             encoding="utf-8")
