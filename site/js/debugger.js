@@ -9,6 +9,7 @@ import { Replay } from "./replay.js";
 import { highlightPython } from "./python-highlight.js";
 import { renderValue, shortText } from "./values-view.js";
 import { isHistory, renderHistory } from "./history-picture.js";
+import { count } from "./i18n.js";
 
 const MOVES = {
   continue: "continue", over: "stepOver", into: "stepInto", out: "stepOut",
@@ -615,7 +616,7 @@ export class Debugger extends EventTarget {
     const error = this.root.querySelector(".error-message");
     const lines = [...this.notices];
     const gap = this.replay.gapInfo();
-    if (gap && !position.finished && this.replay.isAfterGap(index)) lines.push(this.t("gap", { n: gap.dropped.toLocaleString() }));
+    if (gap && !position.finished && this.replay.isAfterGap(index)) lines.push(this.t("gap", { n: count(gap.dropped) }));
     const failed = this.replay.conditionError;
     if (failed && !position.finished && failed.index === index) {
       lines.push(this.t("condition_failed", { line: failed.line, message: failed.message }));
@@ -630,7 +631,7 @@ export class Debugger extends EventTarget {
       if (faults.length) lines.push(this.t("recorder_faults", { n: faults.length, first: faults[0] }));
       if (end.status === "failed") lines.push(this.t("recorder_failed"));
       if (end.status === "stopped") {
-        lines.push(this.t("stopped_after", { n: this.trace.stats.events.toLocaleString(), reason: this.t(`reason_${end.reason}`) }));
+        lines.push(this.t("stopped_after", { n: count(this.trace.stats.events), reason: this.t(`reason_${end.reason}`) }));
       }
       if (end.exception) {
         // Where it came from: the shown file's line, or a line of the case's setup or entry code.
@@ -668,7 +669,7 @@ export class Debugger extends EventTarget {
     for (const file of files) {
       const details = el("details", "file");
       const summary = el("summary");
-      summary.append(el("code", "", file.name), " · ", this.t("bytes", { n: file.size.toLocaleString() }));
+      summary.append(el("code", "", file.name), " · ", this.t("bytes", { n: count(file.size) }));
       const pre = el("pre", "file-preview", file.preview + (file.truncated ? "\n…" : ""));
       details.append(summary, pre);
       body.append(details);

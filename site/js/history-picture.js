@@ -4,6 +4,7 @@
 //
 // It reads the recorder's bounded previews, so sizes are estimates when a string was cut:
 // the preview keeps each string's full length, and its visible part sets the bytes per char.
+import { count } from "./i18n.js";
 
 const encoder = new TextEncoder();
 
@@ -85,12 +86,12 @@ export function renderHistory(name, value, budget, t, markers = {}) {
   const total = sizes.reduce((a, b) => a + b, 0);
   const scale = Math.max(total, budget ?? 0) || 1;
   const caption = document.createElement("figcaption");
-  caption.textContent = `${name}: ${messages.length}${value.more ? "+" : ""} · ≈${t("bytes", { n: total.toLocaleString() })}`;
+  caption.textContent = `${name}: ${messages.length}${value.more ? "+" : ""} · ≈${t("bytes", { n: count(total) })}`;
   if (budget) {
     // The caption names the red budget line in the reader's language.
     const label = document.createElement("span");
     label.className = "budget-text";
-    label.textContent = ` · ${t("budget", { budget: budget.toLocaleString() })}`;
+    label.textContent = ` · ${t("budget", { budget: count(budget) })}`;
     caption.append(label);
   }
   const bar = document.createElement("ol");

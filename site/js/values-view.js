@@ -3,6 +3,7 @@
 // Values are data, never markup: every piece of text goes in through textContent, so a `<script>` or
 // `<img onerror>` inside a value shows as the characters it is. Containers open lazily: a 10,000-item
 // preview costs nothing until the reader expands it.
+import { count } from "./i18n.js";
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -52,7 +53,7 @@ function renderString(value, t) {
   const node = el("span", "v v-str");
   node.append(el("q", "v-text", text));
   const full = value.len ?? text.length;
-  if (full > text.length) node.append(" ", el("span", "v-more", t("more_chars", { n: full.toLocaleString() })));
+  if (full > text.length) node.append(" ", el("span", "v-more", t("more_chars", { n: count(full) })));
   return node;
 }
 
@@ -77,7 +78,7 @@ function renderItems(value, t) {
       list.append(row);
     });
   }
-  if (value.more) list.append(el("li", "v-more", t("more_items", { n: value.more.toLocaleString() })));
+  if (value.more) list.append(el("li", "v-more", t("more_items", { n: count(value.more) })));
   return list;
 }
 

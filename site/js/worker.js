@@ -16,6 +16,7 @@ const REST_FILE = "python_stdlib_rest.zip";  // the standard modules Python boot
 const REST_PATH = "/lib/python_stdlib_rest.zip";
 let runCase = null;
 let booting = null;
+let runWaiting = false;   // a run arrived while Python was booting
 
 /** Load Pyodide from the site's copy (`indexURL`: its folder). */
 async function bootPython(indexURL) {
@@ -58,7 +59,9 @@ for folder in ("${MOUNT}/py", ${JSON.stringify(lessonPath)}):
     sys.path_importer_cache.pop(folder, None)
 from steptrace.runner import run_case
 run_case`);
-  if (warmup) warm(warmup);
+  // Three rounds: the first compiles the lesson's module, the next let the engine optimize the hot
+  // paths. None when a reader's run is already waiting: it warms things up itself.
+  for (let round = 0; warmup && round < 3 && !runWaiting; round++) warm(warmup);
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   postMessage({ type: "progress", phase: "ready" });
   const ms = performance.now() - started;
@@ -146,6 +149,7 @@ self.onmessage = async ({ data }) => {
       throw error;
     });
   } else if (data?.type === "run") {
+    runWaiting = true;
     try {
       await booting;
     } catch {
