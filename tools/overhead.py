@@ -39,6 +39,14 @@ def stdlib_heavy(messages, rounds):
     return size
 
 
+def plain_loop(n):
+    """The cheapest steps there are: a counter and a sum."""
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
 def loop_heavy(text, rounds):
     """Every line changes a local: the recorder previews on each step."""
     counts = {}
@@ -53,7 +61,7 @@ def loop_heavy(text, rounds):
 '''
 
 BENCH_SETUP = '''\
-from stepwise_bench import loop_heavy, stdlib_heavy
+from stepwise_bench import loop_heavy, plain_loop, stdlib_heavy
 messages = [{"role": "user", "content": "q"}] + [
     {"role": "assistant", "content": [{"type": "tool_use", "id": f"c{i}", "name": "read", "input": {"p": "x"}}]}
     for i in range(20)]
@@ -65,7 +73,8 @@ FLOOR_TEXT = ("the quick brown fox jumps over the lazy dog; it was the best of t
               "times. a small lesson in context compaction for an agent loop ") * 4
 
 WORKLOADS = [("stdlib-heavy (deepcopy+json)", "stdlib_heavy(messages, 60)\n"),
-             ("loop-heavy (locals every line)", "loop_heavy(text, 8)\n")]
+             ("loop-heavy (locals every line)", "loop_heavy(text, 8)\n"),
+             ("plain loop (100k steps)", "plain_loop(50_000)\n")]
 
 MEASURE = '''
 import json, time
@@ -143,12 +152,14 @@ def jobs(bench_dir: str) -> list:
 
 def report(title: str, rows: list) -> None:
     print(f"\n{title}")
-    print(f"{'workload':34} {'untraced ms':>12} {'traced ms':>10} {'ratio':>7}  backend     events  end"
+    print(f"{'workload':34} {'untraced ms':>12} {'traced ms':>10} {'ratio':>7} {'µs/step':>8}  backend     events  end"
           f"       {'+json ms':>8} {'json KB':>8}")
     for label, plain, traced, backend, events, status, wall, size in rows:
         ratio = traced / plain if plain else float("nan")
+        step = f"{(traced - plain) * 1000 / events:8.2f}" if events else f"{'-':>8}"
         extra = f"{wall:8.2f} {size / 1000:8.0f}" if wall is not None else ""
-        print(f"{label:34} {plain:12.2f} {traced:10.2f} {ratio:6.1f}x  {backend:10} {events:7}  {status:9} {extra}")
+        print(f"{label:34} {plain:12.2f} {traced:10.2f} {ratio:6.1f}x {step}  {backend:10} {events:7}  {status:9} "
+              f"{extra}")
 
 
 def in_pyodide(repeat: int) -> None:

@@ -16,6 +16,7 @@ exception the recorder could not see at the recursion limit) are closed by `fini
 """
 from __future__ import annotations
 
+import _thread
 import dis
 import time
 from builtins import id, len, list, type  # captured at import: a lesson may rebind the builtins
@@ -23,6 +24,7 @@ from types import FrameType
 from typing import Any
 
 from .exceptions import describe_exception
+from .line_effects import plans as line_plans
 from .previews import Previewer
 from .table import EventTable
 from .values import NUMBERS, ValuePool
@@ -42,11 +44,14 @@ class LimitReached(BaseException):
 class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
-    __slots__ = ("id", "code", "seen", "serial", "local", "open", "line")
+    __slots__ = ("id", "code", "seen", "serial", "local", "open", "line", "last", "collections", "plans")
 
-    def __init__(self, frame_id: int, code: Any) -> None:
+    def __init__(self, frame_id: int, code: Any, plans: dict) -> None:
         self.id = frame_id
         self.code = code                   # tells a reused frame id from this frame
+        self.plans = plans                 # line -> (reads, writes) of a pure line (line_effects)
+        self.last = -2                     # run-wide index of this frame's latest event
+        self.collections = 0               # the recorder's count of garbage collections then
         self.seen: dict[str, tuple] = {}   # name -> (token, signature | None, preview)
         self.serial = -1                   # table serial of this frame's last full snapshot
         self.local = None                  # settrace: the bound local trace function
@@ -76,6 +81,19 @@ class Recorder:
         self.last_exception: tuple | None = None    # (description, line) of the latest 'x' event
         self.outcome: tuple | None = None           # (frame id, status, Value | exception) of the last top frame
         self._room = self.table.chunk_size
+        self.collections = 0                        # garbage collections so far (their finalizers run code)
+        self._plans: dict[int, tuple] = {}          # id(code) -> (code, line_effects.plans(code))
+
+    def on_gc(self, phase: str, info: dict) -> None:
+        """A gc.callbacks hook: a collection may run finalizers, so the next step looks at everything."""
+        if phase == "start":
+            self.collections += 1
+
+    def _plans_of(self, code: Any) -> dict:
+        known = self._plans.get(id(code))
+        if known is None or known[0] is not code:
+            known = self._plans[id(code)] = (code, line_plans(code))
+        return known[1]
 
     def start_clock(self) -> None:
         self.deadline = time.perf_counter() + self.time_limit
@@ -135,7 +153,7 @@ class Recorder:
             while parent is not None and id(parent) not in live:
                 parent = parent.f_back
             parent_id = live[id(parent)].id if parent is not None else None
-            state = FrameState(self.calls + 1, code)
+            state = FrameState(self.calls + 1, code, self._plans_of(code))
             index = self._event("c", line, state.id, checked=False)
             self.calls += 1
             self.frames[state.id] = [code.co_name, parent_id, code.co_firstlineno]
@@ -151,6 +169,7 @@ class Recorder:
 
     def line(self, state: FrameState, frame: FrameType, lineno: int) -> None:
         """About to run line `lineno` (the hot path: `_event` inlined)."""
+        plan = state.plans.get(state.line)          # what the line that just ran could change
         state.line = lineno
         index = self.count
         if self._room <= 0 or not index & TIME_CHECK_MASK:
@@ -162,6 +181,25 @@ class Recorder:
             chunk.lines.append(lineno)
             chunk.frames.append(state.id)
             self.count = index + 1
+        if (plan is not None and state.last == index - 1 and state.collections == self.collections
+                and state.serial == self.table.serial and not _other_threads()):
+            # A pure line (line_effects): if every name it read, and every value it overwrote, was a
+            # scalar, it ran no code of the program's and only the names it wrote can have changed.
+            seen = state.seen
+            for name in plan[0]:
+                known = seen.get(name)
+                if known is None or known[1] is not None:
+                    break
+            else:
+                for name in plan[1]:
+                    known = seen.get(name)
+                    if known is not None and known[1] is not None:
+                        break
+                else:
+                    state.last = index
+                    if plan[1]:
+                        self._locals_named(state, frame, index, plan[1])
+                    return
         self._locals(state, frame, index)
 
     def leave(self, state: FrameState, frame: FrameType, value: Any, unwinding: bool | None,
@@ -236,7 +274,44 @@ class Recorder:
         self.table.current.stdout.append((self.count - 1, text, stream))
 
     # -- locals ---------------------------------------------------------------------------
+    def _locals_named(self, state: FrameState, frame: FrameType, index: int, names: frozenset[str]) -> None:
+        """After a pure line: look only at the names it wrote (a step costs a few names, not all)."""
+        seen = state.seen
+        values = self.values
+        current = frame.f_locals
+        changed = None
+        removed = None
+        for name in names:
+            known = seen.get(name)
+            if name not in current:
+                if known is not None:
+                    del seen[name]
+                    if removed is None:
+                        removed = []
+                    removed.append(name)
+                continue
+            value = current[name]
+            if known is not None and known[1] is None and known[0] is value:
+                continue
+            kind = type(value)
+            if id(kind) in NUMBERS:
+                preview, signature = values.number(kind, value), None
+            else:
+                preview, signature = values.preview(value)
+            token = value if signature is None else id(value)
+            if known is not None and (preview is known[2] or preview == known[2]):
+                seen[name] = (token, signature, known[2])
+                continue
+            seen[name] = (token, signature, preview)
+            if changed is None:
+                changed = {}
+            changed[name] = values.intern(preview)
+        if changed is not None or removed is not None:
+            self.table.current.deltas.append((index, state.id, changed or {}, removed or [], False))
+
     def _locals(self, state: FrameState, frame: FrameType, index: int) -> None:
+        state.last = index
+        state.collections = self.collections
         seen = state.seen
         values = self.values
         same = values.same
@@ -286,6 +361,11 @@ class Recorder:
             table.current.deltas.append((index, state.id, {n: intern(k[2]) for n, k in seen.items()}, [], True))
         elif changed is not None or removed is not None:
             table.current.deltas.append((index, state.id, changed or {}, removed or [], False))
+
+
+def _other_threads() -> bool:
+    """Another thread could change a frame's values between its steps."""
+    return _thread._count() > 0
 
 
 def _last_op(frame: FrameType) -> int | None:

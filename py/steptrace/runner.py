@@ -125,15 +125,20 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
                 importlib.import_module(module)
                 exec(setup_code, namespace)
                 if chosen is not None:
+                    gc.callbacks.append(recorder.on_gc)   # a collection's finalizers may change anything
                     try:
-                        chosen.install()
-                    except Exception as failure:  # noqa: BLE001 - the recorder could not start
-                        fault = f"{type(failure).__name__}: {failure}"
-                        raise
-                    try:
-                        exec(entry_code, namespace)
+                        try:
+                            chosen.install()
+                        except Exception as failure:  # noqa: BLE001 - the recorder could not start
+                            fault = f"{type(failure).__name__}: {failure}"
+                            raise
+                        try:
+                            exec(entry_code, namespace)
+                        finally:
+                            chosen.uninstall()
                     finally:
-                        chosen.uninstall()
+                        if recorder.on_gc in gc.callbacks:
+                            gc.callbacks.remove(recorder.on_gc)
                 else:
                     exec(entry_code, namespace)
             except BaseException as caught:  # noqa: BLE001 - every ending is data here

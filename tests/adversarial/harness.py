@@ -10,6 +10,7 @@ Stdlib only. Each program is a module in `programs/`; its header comments may sa
     # memory: ...       measure peak Python memory traced and untraced (tracemalloc)
     # needs: signals    only where a POSIX timer can stop untraced code (not Pyodide)
     # limit-bound: ...  it runs into the recursion limit: events there vary run to run
+    # gc-bound: ...     what it records depends on when garbage collections run: runs may differ
 
 The report holds the untraced document, one traced document per backend, a second
 traced run (to catch leaks between runs), the interpreter state before and after, and
@@ -36,7 +37,7 @@ def directives(path: str) -> dict[str, str]:
             if not line.startswith("#"):
                 break
             key, _, value = line[1:].strip().partition(":")
-            if key.strip() in ("setup", "entry", "runaway", "memory", "needs", "limit-bound"):
+            if key.strip() in ("setup", "entry", "runaway", "memory", "needs", "limit-bound", "gc-bound"):
                 found[key.strip()] = value.strip().encode().decode("unicode_escape")
     return found
 
@@ -96,6 +97,7 @@ def examine(directory: str, name: str, backends: list[str]) -> dict:
             report["traced"][backend] = doc
             report["seconds"][backend] = seconds
         report["second"], report["seconds"]["second"] = run(run_case, name, setup, entry, backend=backends[0])
+        report["missed"] = checked_steps(run_case, name, setup, entry, backends[0])
         if "memory" in found:
             report["memory"] = {
                 "untraced": peak_memory(run_case, name, setup, entry, record=False),
@@ -110,6 +112,30 @@ def examine(directory: str, name: str, backends: list[str]) -> dict:
         if os.path.exists(path):
             os.unlink(path)
     return report
+
+
+def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> list:
+    """A traced run in which every cheap step (one that looked only at the names its line writes) is
+    followed by a look at every local: anything that look still finds changed was missed. Returns
+    the misses as [event, [names]] (none is the only right answer)."""
+    from steptrace import recorder
+    original = recorder.Recorder._locals_named
+    missed = []
+
+    def named_then_all(self, state, frame, index, names):
+        original(self, state, frame, index, names)
+        deltas = self.table.current.deltas
+        before = len(deltas)
+        self._locals(state, frame, index)
+        if len(deltas) > before:
+            missed.append([index, sorted({*deltas[-1][2], *deltas[-1][3]})])
+
+    recorder.Recorder._locals_named = named_then_all
+    try:
+        run(run_case, name, setup, entry, backend=backend)
+    finally:
+        recorder.Recorder._locals_named = original
+    return missed
 
 
 def main() -> None:
