@@ -417,6 +417,14 @@ def environment(strings: dict) -> Environment:
     return env
 
 
+def write_whole(path: Path, text: str) -> None:
+    """Write through a temporary name and rename: `serve --watch` may be sending the old page meanwhile,
+    and a reader must get the old page or the new one, never a cut one."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(text, encoding="utf-8")
+    part.replace(path)
+
+
 def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list[Lesson]:
     started = time.perf_counter()
     lessons_dirs = [lessons_dirs] if isinstance(lessons_dirs, Path) else lessons_dirs
@@ -447,13 +455,13 @@ def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list
                 copied.add(name)
     strings = json.loads((SITE / "i18n.json").read_text(encoding="utf-8"))
     env = environment(strings)
-    (out / "index.html").write_text(env.get_template("index.html").render(lessons=lessons, root="."), "utf-8")
+    write_whole(out / "index.html", env.get_template("index.html").render(lessons=lessons, root="."))
     for lesson in lessons:
         (out / lesson.slug).mkdir(exist_ok=True)
         data = page_data(lesson, "..", pyodide)
         html = env.get_template("lesson.html").render(lesson=lesson, root="..", data=data, strings=strings,
                                                       modules=module_graph("lesson.js"), first_trace=first_trace(data))
-        (out / lesson.slug / "index.html").write_text(html, encoding="utf-8")
+        write_whole(out / lesson.slug / "index.html", html)
         write_traces(lesson, out / lesson.slug)
     print(f"built {len(lessons)} lesson(s) into {out} in {time.perf_counter() - started:.2f} s", flush=True)
     return lessons
