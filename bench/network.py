@@ -52,6 +52,7 @@ class Requests:
         self.rows.append({"path": request.url.removeprefix(self.origin),
                           "encoding": headers.get("content-encoding", ""),
                           "bytes": body + sizes["responseHeadersSize"], "body": body,
+                          "start_epoch_ms": timing["startTime"],
                           "end_epoch_ms": timing["startTime"] + max(timing["responseEnd"], 0)})
 
     def before(self, page_ms: float) -> list[dict]:
@@ -113,7 +114,9 @@ def one_link(browser, new_page, lesson_url: str, origin: str, mbps: float, laten
             "requests_before_first_trace": sorted(({k: r[k] for k in ("path", "encoding", "bytes")} for r in before),
                                                   key=lambda r: -r["bytes"]),
             "live_cold": live, "boot": boot,
-            "all_requests": sorted(({k: r[k] for k in ("path", "encoding", "bytes")} for r in requests.rows),
+            "all_requests": sorted(({k: r[k] for k in ("path", "encoding", "bytes")}
+                                    | {"from_ms": round(r["start_epoch_ms"] - state["origin"]),
+                                       "to_ms": round(r["end_epoch_ms"] - state["origin"])} for r in requests.rows),
                                    key=lambda r: -r["bytes"]),
             "idle_boot_ready_ms": round(ready_ms, 1), "live_after_idle_boot": warm,
             "errors": (errors + more_errors)[:5]}
