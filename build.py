@@ -130,7 +130,6 @@ class Lesson:
     spans: list[list[int]] = field(default_factory=list)
     # (function, case) -> its trace recorded by the build in Pyodide (JSON text).
     traces: dict[tuple[str, str], str] = field(default_factory=dict)
-    compiled: list[tuple[str, bytes]] = field(default_factory=list)   # the worker files' .pyc (repo path, bytes)
 
 
 def markdown() -> MarkdownIt:
@@ -249,8 +248,7 @@ def page_data(lesson: Lesson, root: str, pyodide: str) -> dict:
                          if (spec.name, case) in lesson.traces},
         }
     return {"lesson": lesson.slug, "source": data.source, "module": data.module, "history": data.history,
-            "root": root, "files": [*worker_files(data.source), *(name for name, _ in lesson.compiled)],
-            "pythonRoot": data.python_root,
+            "root": root, "files": worker_files(data.source), "pythonRoot": data.python_root,
             "pyodide": f"pyodide/{pyodide}/",
             "functions": functions, "spans": lesson.spans}
 
@@ -294,36 +292,6 @@ def worker_files(source: str) -> list[str]:
 
 
 # ---------------------------------------------------------------- output
-
-PYC_SCRIPT = SITE / "pyc" / "compile-pyc.mjs"
-
-
-def compiled_files(files: list[str]) -> dict[str, bytes]:
-    """The .pyc of each worker file (repo path of the .pyc -> bytes), compiled by the pinned Pyodide
-    (site/pyc/compile-pyc.mjs) so the worker imports without compiling; cached by content."""
-    import hashlib
-
-    meta = REPO / "node_modules" / "pyodide" / "package.json"
-    digest = hashlib.sha256(PYC_SCRIPT.read_bytes() + (meta.read_bytes() if meta.is_file() else b""))
-    for name in files:
-        digest.update(name.encode() + b"\0" + (REPO / name).read_bytes())
-    cache = REPO / "node_modules" / ".cache" / "stepwise" / f"pyc-{digest.hexdigest()[:16]}"
-    if not (cache / "made.json").is_file():
-        node = shutil.which("node")
-        if node is None or not meta.is_file():
-            raise BuildError("compiling the worker's Python needs Node.js 20+ and `npm ci` (the pinned pyodide)")
-        scratch = cache.with_name(cache.name + ".part")
-        shutil.rmtree(scratch, ignore_errors=True)
-        result = subprocess.run([node, str(PYC_SCRIPT), str(scratch), str(REPO), *files], cwd=REPO,
-                                capture_output=True, text=True, timeout=300)
-        if result.returncode != 0:
-            raise BuildError(f"compiling the worker's Python failed: {result.stderr.strip()[-800:]}")
-        (scratch / "made.json").write_text(result.stdout, encoding="utf-8")
-        shutil.rmtree(cache, ignore_errors=True)
-        scratch.rename(cache)
-    made = json.loads((cache / "made.json").read_text(encoding="utf-8"))
-    return {name: (cache / name).read_bytes() for name in made}
-
 
 PROVE_SCRIPT = SITE / "prove" / "prove-cases.mjs"
 
@@ -480,16 +448,11 @@ def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list
     (assets / "css" / "pygments.css").write_text(pygments_css(), encoding="utf-8")
     copied = set()
     for lesson in lessons:
-        sources = worker_files(lesson.scenarios.source)
-        for name in sources:
+        for name in worker_files(lesson.scenarios.source):
             if name not in copied:
                 (out / name).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(REPO / name, out / name)  # byte for byte
                 copied.add(name)
-        lesson.compiled = sorted(compiled_files(sources).items())
-        for name, data in lesson.compiled:
-            (out / name).parent.mkdir(parents=True, exist_ok=True)
-            (out / name).write_bytes(data)
     strings = json.loads((SITE / "i18n.json").read_text(encoding="utf-8"))
     env = environment(strings)
     write_whole(out / "index.html", env.get_template("index.html").render(lessons=lessons, root="."))
@@ -506,7 +469,7 @@ def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list
 
 # ---------------------------------------------------------------- serve
 
-COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".py", ".pyc", ".svg", ".txt")
+COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".py", ".svg", ".txt")
 
 
 def watched_files(lessons: list[Lesson], lessons_dirs: list[Path]) -> dict[Path, float]:

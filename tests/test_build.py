@@ -269,20 +269,3 @@ def test_serve_watch_rebuilds_when_a_lesson_file_changes(authoring, tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=10)
-
-
-def test_the_worker_gets_its_python_compiled_by_the_pinned_pyodide(site):
-    """Every Python file the worker writes comes with its .pyc where the import looks (the worker
-    compiles nothing at boot), unchecked hash-based (valid whatever the file's time there)."""
-    data = json.loads(re.search(r'<script type="application/json" id="lesson-data">(.*?)</script>',
-                                (site / "s08" / "index.html").read_text(encoding="utf-8"), re.S).group(1))
-    sources = [name for name in data["files"] if name.endswith(".py")]
-    compiled = {name for name in data["files"] if name.endswith(".pyc")}
-    assert "py/steptrace/recorder.py" in sources and "py/lazy_stdlib.py" in sources
-    for source in sources:
-        folder, _, file = source.rpartition("/")
-        pyc = next((name for name in compiled if name.startswith(f"{folder}/__pycache__/{file[:-3]}.cpython-")), None)
-        assert pyc is not None, f"{source} has no .pyc"
-        header = (site / pyc).read_bytes()[:16]
-        assert int.from_bytes(header[4:8], "little") == 0b01, f"{pyc}: not an unchecked hash-based .pyc"
-    assert len(compiled) == len(sources)
