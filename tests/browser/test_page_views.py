@@ -180,3 +180,38 @@ def test_recorded_cases_show_without_python(chromium, server):
         assert fetched and all("split_history.normal" in url for url in fetched)   # only the case shown
     finally:
         watched.context.close()
+
+
+def test_an_import_before_the_rest_of_the_library_arrived_fetches_it_there_and_then(chromium, server):
+    """The worker's background download of the rest of the standard library fails (here: aborted);
+    a program importing from it still runs: py/lazy_stdlib.py fetches the archive synchronously."""
+    from conftest import new_page
+    requests = []
+
+    def first_fails(context):
+        def handle(route):
+            requests.append(route.request.url)
+            if len(requests) == 1:
+                route.abort()
+            else:
+                route.continue_()
+        context.route("**/python_stdlib_rest.zip", handle)
+
+    watched = new_page(chromium, server, before_load=first_fails)
+    page = watched.page
+    try:
+        page.wait_for_function("() => stepwise.worker.python")
+        page.wait_for_timeout(300)                       # the background download has been refused
+        assert len(requests) == 1
+        widget = Widget(page, "split_history")
+        widget.reset("normal")
+        widget.root.get_by_role("button", name="修改输入", exact=True).click()
+        widget.root.get_by_role("textbox", name="调用入口", exact=True).fill(
+            "import statistics\nprint(statistics.median([5, 1, 3]))\n")
+        widget.press("run")
+        widget.expect_finished()
+        expect(widget.stdout).to_have_text("3")
+        assert len(requests) == 2                        # fetched once more, by the import
+        watched.errors[:] = [e for e in watched.errors if "python_stdlib_rest.zip" not in e]
+    finally:
+        watched.context.close()
