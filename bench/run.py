@@ -785,29 +785,6 @@ def notes(results: dict, rows: list[dict]) -> list[str]:
         out.append("- **Runaway details**: " + "; ".join(parts) + ". Without isolation the next run waits for a "
                    "fresh Pyodide boot, so \"usable again\" costs a boot; the page itself stays responsive (the "
                    "loop runs in the worker).")
-    net = results.get("network")
-    if net:
-        links = [name for name in network.LINKS if name in net]
-        for name in links:
-            runs = net[name]["runs"]
-            budget = {network.FAST: 1000}.get(name, 3000)
-            rows.append(row(f"{name}, cold: first trace painted", f"≤ {budget / 1000:.1f} s", budget,
-                            stats([r["first_trace_ms"] for r in runs], 1), fmt_ms))
-        fast = net.get(network.FAST, {}).get("runs", [])
-        if fast:
-            kb = stats([r["bytes_before_first_trace"] / 1024 for r in fast], 1)
-            rows.append(row("Bytes transferred before the first trace is painted, cold", "≤ 250 KB", 250, kb,
-                            lambda v: f"{v:.0f} KB"))
-        for name in links:
-            runs = net[name]["runs"]
-            fast_link = name == network.FAST
-            rows.append(row(f"{name}, cold: first live run of an edited input, click → painted (boot included)",
-                            "≤ 6 s" if fast_link else "(info)", 6000 if fast_link else None,
-                            stats([r["live_cold"]["ms"] for r in runs], 1), fmt_ms,
-                            met=None if all(r["live_cold"]["status"] == FINISHED for r in runs) else False))
-            rows.append(row(f"{name}: the same after the idle boot finished", "≤ 100 ms" if fast_link else "(info)",
-                            100 if fast_link else None,
-                            stats([r["live_after_idle_boot"]["ms"] for r in runs], 1), fmt_ms))
     weight = results.get("weight")
     if weight:
         unused = [f for f in weight["files"] if f["path"].endswith(("/cli.py", "/scenario.py", "/__main__.py"))]
