@@ -47,6 +47,19 @@ def plain_loop(n):
     return total
 
 
+def many_locals(n):
+    """A pure loop in a frame with many names, two of them containers: what a cheap step skips."""
+    a, b, c, d, e, f, g, h, j, k = 1, 2, 3, "x", (1, 2), 0.5, None, True, "long text", 10
+    items = [1, 2, 3]
+    table = {"a": 1}
+    i = 0
+    total = 0
+    while i < n:
+        total += i * k
+        i += 1
+    return total
+
+
 def loop_heavy(text, rounds):
     """Every line changes a local: the recorder previews on each step."""
     counts = {}
@@ -61,7 +74,7 @@ def loop_heavy(text, rounds):
 '''
 
 BENCH_SETUP = '''\
-from stepwise_bench import loop_heavy, plain_loop, stdlib_heavy
+from stepwise_bench import loop_heavy, many_locals, plain_loop, stdlib_heavy
 messages = [{"role": "user", "content": "q"}] + [
     {"role": "assistant", "content": [{"type": "tool_use", "id": f"c{i}", "name": "read", "input": {"p": "x"}}]}
     for i in range(20)]
@@ -74,7 +87,8 @@ FLOOR_TEXT = ("the quick brown fox jumps over the lazy dog; it was the best of t
 
 WORKLOADS = [("stdlib-heavy (deepcopy+json)", "stdlib_heavy(messages, 60)\n"),
              ("loop-heavy (locals every line)", "loop_heavy(text, 8)\n"),
-             ("plain loop (100k steps)", "plain_loop(50_000)\n")]
+             ("plain loop (100k steps)", "plain_loop(50_000)\n"),
+             ("many-locals loop (60k steps)", "many_locals(30_000)\n")]
 
 MEASURE = '''
 import json, time

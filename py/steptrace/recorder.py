@@ -293,6 +293,8 @@ class Recorder:
             value = current[name]
             if known is not None and known[1] is None and known[0] is value:
                 continue
+            # The rest is `_locals`' own body for a changed name, inlined in both on purpose: a shared
+            # method costs ~5% of a step on a plain loop (CPython 3.11, 3.04 -> 3.2 µs).
             kind = type(value)
             if id(kind) in NUMBERS:
                 preview, signature = values.number(kind, value), None
