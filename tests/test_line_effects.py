@@ -107,3 +107,65 @@ def test_an_exception_clean_up_without_a_line_counts_for_every_line():
     plans = line_effects.plans(handler.__code__)
     pure = [plan for plan in plans.values() if plan is not None]
     assert pure and all("error" in writes for _, writes in pure)   # `del error` runs after the handler
+
+
+FOREIGN = r'''
+import json, re, sys, sysconfig
+from pathlib import Path
+from steptrace import recorder
+from steptrace.runner import run_case
+
+folder = Path(sys.argv[1])
+lib = Path(sysconfig.get_paths()["stdlib"])
+for name in ("heapq", "bisect"):
+    text = (lib / f"{name}.py").read_text(encoding="utf-8")
+    text = re.sub(r"^try:\n    from _heapq import .*?\nexcept ImportError:\n    pass\n", "", text, flags=re.M | re.S)
+    text = re.sub(r"^from _bisect import \*\n", "", text, flags=re.M)   # keep the Python versions
+    (folder / f"copy_{name}.py").write_text(text, encoding="utf-8")
+sys.path.insert(0, str(folder))
+original = recorder.Recorder._locals_named
+cheap, missed, runs = [], [], []
+
+def checked(self, state, frame, index, names):
+    original(self, state, frame, index, names)
+    cheap.append(index)
+    deltas = self.table.current.deltas
+    before = len(deltas)
+    self._locals(state, frame, index)
+    if len(deltas) > before:
+        missed.append([index, sorted(deltas[-1][2]), deltas[-1][3]])
+
+jobs = {"heapq": ("import random\nrandom.seed(1)\ndata = [random.randint(0, 999) for _ in range(200)]\n",
+                  "h = []\nfor x in data: heappush(h, x)\nprint([heappop(h) for _ in range(len(h))][:5], "
+                  "nlargest(3, data), list(merge([1, 4, 9], [2, 3, 10])))\n"),
+        "bisect": ("xs = list(range(0, 2000, 3))\n",
+                   "print([bisect_left(xs, k) for k in range(0, 200, 7)], insort_right(xs, 5), xs[:4])\n")}
+for name, (setup, entry) in jobs.items():
+    source, module = str(folder / f"copy_{name}.py").lstrip("/"), f"copy_{name}"
+    setup = f"from copy_{name} import *\n" + setup
+    recorder.Recorder._locals_named = checked
+    traced = json.loads(run_case(source, module, setup, entry))
+    recorder.Recorder._locals_named = original
+    plain = json.loads(run_case(source, module, setup, entry, record=False))
+    runs.append([traced["stats"]["internal_errors"], traced["end"]["status"],
+                 traced["stdout_text"] == plain["stdout_text"]])
+print(json.dumps({"cheap": len(cheap), "missed": missed, "runs": runs}))
+'''
+
+
+def test_cheap_steps_miss_nothing_on_code_nobody_here_wrote(tmp_path):
+    """The standard library's own pure-Python heapq and bisect, copied as the shown module: many steps
+    take the cheap path, and a look at every local after each finds nothing it missed. In a child
+    process: cheap steps are off while another thread lives (this test process runs Pyodide's bridge)."""
+    import json
+    import os
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "py")}
+    done = subprocess.run([sys.executable, "-c", FOREIGN, str(tmp_path)], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["runs"] == [[[], "returned", True]] * 2   # no fault, same output as untraced
+    assert report["cheap"] > 1000, "pure lines of heapq and bisect take the cheap path"
+    assert report["missed"] == []
