@@ -8,7 +8,9 @@ diffing and the event table. A backend (`settrace.SettraceBackend`,
 Locals are diffed, not copied: each frame keeps, per name, a token (the scalar
 itself, or a container's or object's id), the signature of its preview and the
 preview. A name is previewed again only when its token or signature changed, and
-counts as changed only when the new preview differs. No program object other than
+counts as changed only when the new preview differs. Numbers (bool, None, floats and
+ints exact in a JS number) are not previewed while the program runs: the number itself
+goes into the chunk's value list and is previewed when the trace is written. No program object other than
 an immutable scalar is referenced, and a frame's record is dropped when it ends.
 
 Calls and returns always balance: frames still open when the run stops (a limit, an
@@ -29,7 +31,10 @@ from .previews import Previewer
 from .table import EventTable
 from .values import NUMBERS, ValuePool
 
+_float_repr = float.__repr__
+
 TIME_CHECK_MASK = 255                           # look at the clock every 256 events
+SAFE_INT = 2 ** 53                              # ints inside it are kept raw (exact in a JS number)
 FAULTS_KEPT = 20
 
 
@@ -52,7 +57,7 @@ class FrameState:
         self.plans = plans                 # line -> (reads, writes) of a pure line (line_effects)
         self.last = -2                     # run-wide index of this frame's latest event
         self.collections = 0               # the recorder's count of garbage collections then
-        self.seen: dict[str, tuple] = {}   # name -> (token, signature | None, preview)
+        self.seen: dict[str, tuple] = {}   # name -> (token, signature | None, preview | None: a raw number)
         self.serial = -1                   # table serial of this frame's last full snapshot
         self.local = None                  # settrace: the bound local trace function
         self.open = False                  # entered and not yet left (returned or yielded)
@@ -278,6 +283,7 @@ class Recorder:
         """After a pure line: look only at the names it wrote (a step costs a few names, not all)."""
         seen = state.seen
         values = self.values
+        items = values.items
         current = frame.f_locals
         changed = None
         removed = None
@@ -297,6 +303,17 @@ class Recorder:
             # method costs ~5% of a step on a plain loop (CPython 3.11, 3.04 -> 3.2 µs).
             kind = type(value)
             if id(kind) in NUMBERS:
+                if kind is not int or -SAFE_INT < value < SAFE_INT:
+                    if known is not None and known[2] is None and type(known[0]) is kind \
+                            and _same_number(known[0], value):
+                        seen[name] = (value, None, None)
+                        continue
+                    seen[name] = (value, None, None)
+                    if changed is None:
+                        changed = {}
+                    changed[name] = len(items)
+                    items.append(value)
+                    continue
                 preview, signature = values.number(kind, value), None
             else:
                 preview, signature = values.preview(value)
@@ -316,6 +333,7 @@ class Recorder:
         state.collections = self.collections
         seen = state.seen
         values = self.values
+        items = values.items
         same = values.same
         changed = None
         current = frame.f_locals
@@ -340,6 +358,17 @@ class Recorder:
                 continue
             kind = type(value)
             if id(kind) in NUMBERS:       # the common case in loops: no signature, no cache
+                if kind is not int or -SAFE_INT < value < SAFE_INT:
+                    if known is not None and known[2] is None and type(known[0]) is kind \
+                            and _same_number(known[0], value):
+                        seen[name] = (value, None, None)
+                        continue
+                    seen[name] = (value, None, None)
+                    if changed is None:
+                        changed = {}
+                    changed[name] = len(items)
+                    items.append(value)
+                    continue
                 preview, signature = values.number(kind, value), None
             else:
                 preview, signature = values.preview(value, failed)
@@ -360,9 +389,23 @@ class Recorder:
         if state.serial != table.serial:
             state.serial = table.serial
             intern = values.intern
-            table.current.deltas.append((index, state.id, {n: intern(k[2]) for n, k in seen.items()}, [], True))
+            full = {}
+            for name, known in seen.items():
+                if known[2] is None:
+                    full[name] = len(items)
+                    items.append(known[0])
+                else:
+                    full[name] = intern(known[2])
+            table.current.deltas.append((index, state.id, full, [], True))
         elif changed is not None or removed is not None:
             table.current.deltas.append((index, state.id, changed or {}, removed or [], False))
+
+
+def _same_number(old: Any, new: Any) -> bool:
+    """Would two numbers of one exact type preview alike? (-0.0 and 0.0 do not; two NaNs do.)"""
+    if old == new:
+        return old != 0 or type(old) is not float or _float_repr(old) == _float_repr(new)
+    return old != old and new != new
 
 
 def _other_threads() -> bool:

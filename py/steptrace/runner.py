@@ -270,6 +270,24 @@ def _call(recorder: Recorder) -> dict | None:
     return {"frame": frame, "status": status, "value": payload, "exception": None}
 
 
+def _pool_values(recorder: Recorder, chunk_values: list, values: list) -> list[int]:
+    """Append one chunk's values to the document's pool; return where each landed.
+
+    The recorder keeps numbers raw (see Recorder): they are previewed here, and numbers
+    whose preview is one shared object (small ints, bools, None) are pooled once per chunk."""
+    number = recorder.values.number
+    where: list[int] = []
+    shared: dict[int, int] = {}
+    for value in chunk_values:
+        preview = value if type(value) is dict else number(type(value), value)
+        ref = shared.get(id(preview))
+        if ref is None:
+            ref = shared[id(preview)] = len(values)
+            values.append(preview)
+        where.append(ref)
+    return where
+
+
 def _tables(recorder: Recorder) -> dict:
     """The columnar events and everything attached to them, indexed by kept position."""
     table = recorder.table
@@ -279,18 +297,16 @@ def _tables(recorder: Recorder) -> dict:
     frames: list[int] = []
     deltas, returns, exceptions, stdout, values = [], [], [], [], []
     for chunk in table.chunks():
-        base = len(values)
-        values.extend(chunk.values)
+        where = _pool_values(recorder, chunk.values, values)
         # An interrupt inside the recorder can tear its last event: keep whole events only.
         whole = min(len(chunk.kinds), len(chunk.lines), len(chunk.frames))
         kinds.extend(chunk.kinds[:whole])
         lines.extend(chunk.lines[:whole])
         frames.extend(chunk.frames[:whole])
         for i, f, set_, del_, full in chunk.deltas:
-            if base:
-                set_ = {name: base + ref for name, ref in set_.items()}
-            deltas.append({"i": index(i), "f": f, "set": set_, "del": del_, "full": full})
-        returns.extend([index(i), base + ref] for i, ref in chunk.returns)
+            deltas.append({"i": index(i), "f": f, "set": {name: where[ref] for name, ref in set_.items()},
+                           "del": del_, "full": full})
+        returns.extend([index(i), where[ref]] for i, ref in chunk.returns)
         exceptions.extend([index(i), value] for i, value in chunk.exceptions)
         for i, text, stream in chunk.stdout:
             at = index(i) if i >= 0 else -1
