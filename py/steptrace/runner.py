@@ -15,17 +15,17 @@ from __future__ import annotations
 import gc
 import importlib
 import importlib.util
-import json
 import os
 import sys
 import time
-from builtins import len, type  # captured at import: a lesson may rebind the builtins
+from builtins import type  # captured at import: a lesson may rebind the builtins
 from collections.abc import Callable
 
-from . import exceptions, monitor
+from . import exceptions, monitor, packed
 from . import files as run_files
 from .capture import OutputCapture
 from .deadline import Deadline
+from .document import serialize, tables
 from .exceptions import describe_exception
 from .isolation import CleanRun
 from .previews import Previewer
@@ -35,6 +35,7 @@ from .settrace import SettraceBackend
 FORMAT = "stepwise-trace"
 VERSION = 2
 BACKENDS = ("auto", "settrace", "monitoring")
+FORMS = ("json", "packed")
 
 
 class RunnerError(ValueError):
@@ -94,8 +95,9 @@ def pick_backend(name: str, recorder: Recorder):
 def run_case(source: str, module: str, setup: str, entry: str, *, function: str | None = None,
              case: str | None = None, max_events: int = 1_000_000, time_limit: float = 10.0,
              backend: str = "auto", record: bool = True,
-             on_phase: Callable[[str], None] | None = None) -> str:
-    """Run setup then entry; return the trace document (docs/trace-format.md) as a JSON string.
+             on_phase: Callable[[str], None] | None = None, form: str = "json") -> str | dict:
+    """Run setup then entry; return the trace document (docs/trace-format.md) as a JSON string,
+    or with `form="packed"` as columns of bytes and two short JSON texts (`packed.pack`).
 
     `record=False` runs the same code without any recorder (for overhead comparison);
     the document then has no events and `backend` "none". `on_phase("finishing")` is called
@@ -104,11 +106,13 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
     """
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    if form not in FORMS:
+        raise RunnerError(f"unknown form {form!r}; use one of {', '.join(FORMS)}")
     try:
         setup_code = compile(setup, "<setup>", "exec")
         entry_code = compile(entry, "<entry>", "exec")
     except SyntaxError as error:   # nothing runs: the reader's (or author's) code is said wrong at its line
-        return _serialize(_not_run(error, source, function, case))
+        return _written(*_not_run(error, source, function, case), form)
     root, filename = locate(source, module)
     with CleanRun(root) as run:
         recorder = Recorder(filename, max_events=max_events, time_limit=time_limit, previewer=Previewer())
@@ -161,7 +165,6 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
     document = {
         "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
         "python": sys.version.split()[0], "backend": chosen.name if chosen else "none",
-        **_tables(recorder),
         "stdout_text": capture.out.text(),
         "stderr_text": capture.err.text(),
         "end": end,
@@ -172,17 +175,24 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
         "elapsed_ms": round(elapsed, 3), "stdout_truncated": capture.truncated,
         "internal_errors": recorder.internal_errors[:20],
     }
-    return _serialize(document)
+    return _written(recorder, document, form)
 
 
-def _not_run(error: SyntaxError, source: str, function: str | None, case: str | None) -> dict:
-    """The document of a case whose setup or entry does not compile: no events, a clear end."""
+def _written(recorder: Recorder, document: dict, form: str) -> str | dict:
+    """The run's trace in the form asked for: `document` holds all but the tables."""
+    if form == "packed":
+        return packed.pack(recorder, document)
+    return serialize({**document, **tables(recorder)})
+
+
+def _not_run(error: SyntaxError, source: str, function: str | None, case: str | None) -> tuple[Recorder, dict]:
+    """The trace of a case whose setup or entry does not compile: no events, a clear end."""
     exception = {"type": type(error).__name__, "message": error.msg or "invalid syntax", "line": error.lineno,
                  "in_source": False, "file": error.filename}
     recorder = Recorder(error.filename or "<none>", max_events=2)
-    return {
+    return recorder, {
         "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
-        "python": sys.version.split()[0], "backend": "none", **_tables(recorder),
+        "python": sys.version.split()[0], "backend": "none",
         "stdout_text": "", "stderr_text": "",
         "end": {"status": "raised", "reason": None, "exception": exception, "ms": 0.0, "call": None},
         "files": [],
@@ -199,27 +209,6 @@ def _disarm(deadline: Deadline) -> None:
             return
         except LimitReached:
             continue
-
-
-def _serialize(document: dict) -> str:
-    """The document as JSON text, never lost to a late stop request.
-
-    A KeyboardInterrupt here (Pyodide's interrupt buffer, set by a watchdog just as the run
-    ended) is consumed by being raised, so one more attempt completes.
-    """
-    for attempt in (1, 2):
-        try:
-            # Previews are trees (cycles become "cycle" markers), so the circularity check is waste.
-            text = json.dumps(document, ensure_ascii=False, separators=(",", ":"), check_circular=False)
-            break
-        except KeyboardInterrupt:
-            if attempt == 2:
-                raise
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:   # lone surrogates in some value: escape everything instead
-        text = json.dumps(document, ensure_ascii=True, separators=(",", ":"))
-    return text
 
 
 def _end(error: BaseException | None, recorder: Recorder, filename: str, elapsed: float,
@@ -268,62 +257,3 @@ def _call(recorder: Recorder) -> dict | None:
         description, line = payload if payload is not None else ({"type": "?", "message": ""}, None)
         return {"frame": frame, "status": "raised", "value": None, "exception": {**description, "line": line}}
     return {"frame": frame, "status": status, "value": payload, "exception": None}
-
-
-def _pool_values(recorder: Recorder, chunk_values: list, values: list) -> list[int]:
-    """Append one chunk's values to the document's pool; return where each landed.
-
-    The recorder keeps numbers raw (see Recorder): they are previewed here, and numbers
-    whose preview is one shared object (small ints, bools, None) are pooled once per chunk."""
-    number = recorder.values.number
-    where: list[int] = []
-    shared: dict[int, int] = {}
-    for value in chunk_values:
-        preview = value if type(value) is dict else number(type(value), value)
-        ref = shared.get(id(preview))
-        if ref is None:
-            ref = shared[id(preview)] = len(values)
-            values.append(preview)
-        where.append(ref)
-    return where
-
-
-def _tables(recorder: Recorder) -> dict:
-    """The columnar events and everything attached to them, indexed by kept position."""
-    table = recorder.table
-    index = table.index
-    kinds: list[str] = []
-    lines: list[int] = []
-    frames: list[int] = []
-    deltas, returns, exceptions, stdout, values = [], [], [], [], []
-    for chunk in table.chunks():
-        where = _pool_values(recorder, chunk.values, values)
-        # An interrupt inside the recorder can tear its last event: keep whole events only.
-        whole = min(len(chunk.kinds), len(chunk.lines), len(chunk.frames))
-        kinds.extend(chunk.kinds[:whole])
-        lines.extend(chunk.lines[:whole])
-        frames.extend(chunk.frames[:whole])
-        for i, f, set_, del_, full in chunk.deltas:
-            deltas.append({"i": index(i), "f": f, "set": {name: where[ref] for name, ref in set_.items()},
-                           "del": del_, "full": full})
-        returns.extend([index(i), where[ref]] for i, ref in chunk.returns)
-        exceptions.extend([index(i), value] for i, value in chunk.exceptions)
-        for i, text, stream in chunk.stdout:
-            at = index(i) if i >= 0 else -1
-            if stdout and stdout[-1][0] == at and len(stdout[-1]) == (2 if stream == "out" else 3):
-                stdout[-1][1] += text
-            else:
-                stdout.append([at, text] if stream == "out" else [at, text, stream])
-    kept = len(kinds)
-    deltas = [d for d in deltas if d["i"] < kept]
-    returns = [r for r in returns if r[0] < kept]
-    exceptions = [x for x in exceptions if x[0] < kept]
-    stdout = [[min(o[0], kept - 1), *o[1:]] for o in stdout]
-    gap = None
-    if table.gap_after is not None:
-        gap = {"after": table.gap_after, "dropped": table.dropped}
-    frame_table = [{"id": fid, "function": name, "parent": parent, "line": line}
-                   for fid, (name, parent, line) in sorted(recorder.frames.items())]
-    return {"frames": frame_table, "events": {"kind": "".join(kinds), "line": lines, "frame": frames},
-            "gap": gap, "values": values, "locals": deltas, "returns": returns, "exceptions": exceptions,
-            "stdout": stdout}

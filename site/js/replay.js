@@ -24,6 +24,7 @@
 //   depth     number of recorded ancestors of a frame.
 
 import { parseCondition, ConditionError } from './conditions.js';
+import { fromDocument, ValueTable } from './trace-columns.js';
 
 export { ConditionError };
 
@@ -76,6 +77,15 @@ function lastAtMostBy(ev, list, lo, hi, x) {
   return lo - 1;
 }
 
+/** What a built replay holds about its trace (sent from the worker by `parts()`). */
+const INDEX_FIELDS = [
+  'trace', '_F', '_frameId', '_frameLine', '_frameFn', '_functions', '_idTable', '_parent', '_depth',
+  '_n', '_kinds', '_lines', '_fidx', '_feStart', '_feList', '_leStart', '_leList', '_maxLine', '_stops', '_m',
+  '_lvStart', '_lvList', '_tree', '_treeSize', '_gap',
+  '_deltaEvent', '_fullStart', '_fullList', '_names', '_slotNameId', '_slotStart', '_slotList', '_slotValue',
+  '_fsStart', '_fsList', '_returnEvent', '_returnValue', '_exceptions', '_outEvent', '_outCum', '_outText',
+];
+
 function fail(msg) {
   throw new Error(`Bad Stepwise trace: ${msg}`);
 }
@@ -86,72 +96,117 @@ const isInt = (x) => Number.isInteger(x);
 
 export class Replay {
   /**
-   * Build a replay over a parsed trace (the JSON document from the recorder).
-   * Throws an Error with a readable message when the trace is not a valid v1
-   * Stepwise trace. The cursor starts at the first stop (as after start()).
+   * Build a replay over a trace: the JSON document from the recorder (an object), or its columns
+   * (`trace-columns.js`, e.g. the packed form the worker reads). Throws an Error with a readable
+   * message when it is not a valid Stepwise trace. The cursor starts at the first stop (as after
+   * start()).
    * @param {any} trace
    */
   constructor(trace) {
-    validateHeader(trace);
-    /** The trace as given (read-only for callers: end, files, stats, ...). */
-    this.trace = trace;
-    // Version 2 pools values: locals and returns hold indexes into `values`.
-    this._pool = trace.version >= 2 ? (Array.isArray(trace.values) ? trace.values : fail('"values" must be a list')) : null;
-    this._buildFrames(trace.frames);
-    this._buildEvents(trace.events);
-    this._buildGap(trace.gap);
-    this._buildLocals(trace.locals);
-    this._buildOutput(trace);
+    const columns = trace && trace.events && trace.events.kind instanceof Uint8Array ? trace : fromDocument(trace);
+    /** The document without its tables (read-only for callers: end, files, stats, ...). */
+    this.trace = columns.header;
+    this._values = columns.values;
+    this._buildFrames(columns.frames, columns.functions);
+    this._buildEvents(columns.events);
+    this._buildGap(columns.gap);
+    this._buildLocals(columns);
+    this._buildOutput(columns);
+    this._init();
+  }
+
+  /** The state that belongs to the page, not to the trace (breakpoints, cursor). */
+  _init() {
     /** @type {Map<number, any>} line -> internal breakpoint */
     this._bps = new Map();
     /** @type {{line: number, index: number, message: string}|null} */
     this._condError = null;
     this._k = 0; // cursor as a stop number (0-based); === totalStops when finished
+    this._lk = null;
+    /** @type {Map<string, number>} */
+    this._nameIds = new Map(this._names.map((name, id) => [name, id]));
+    /** @type {Map<number, number>|null} frame id -> position, when ids are sparse */
+    this._idMap = this._idTable ? null : new Map(Array.from(this._frameId, (id, f) => [id, f]));
+  }
+
+  /**
+   * Everything the indexes hold, for postMessage: build the replay where the trace arrives
+   * (the worker) and send it built. `transfer` lists the buffers to move rather than copy.
+   * @returns {{parts: Record<string, any>, transfer: ArrayBuffer[]}}
+   */
+  parts() {
+    const parts = {};
+    for (const key of INDEX_FIELDS) parts[key] = this[key];
+    parts._values = this._values.parts();
+    const transfer = new Set();
+    const add = (x) => { if (ArrayBuffer.isView(x) && x.buffer instanceof ArrayBuffer) transfer.add(x.buffer); };
+    for (const key of INDEX_FIELDS) add(this[key]);
+    for (const x of Object.values(parts._values)) add(x);
+    for (const x of Object.values(parts._values.previews)) add(x);
+    return { parts, transfer: [...transfer] };
+  }
+
+  /** A replay from `parts()` (no indexing: it was done where the parts were made). */
+  static fromParts(parts) {
+    const replay = Object.create(Replay.prototype);
+    for (const key of INDEX_FIELDS) replay[key] = parts[key];
+    replay._values = ValueTable.revive(parts._values);
+    replay._init();
+    return replay;
   }
 
   // -------------------------------------------------------------------------
   // Index construction
 
-  _buildFrames(frames) {
-    if (!Array.isArray(frames)) fail('"frames" must be a list');
-    const F = frames.length;
-    this._frames = frames;
+  /** Frame position of a frame id, or -1. @param {number} id */
+  _frameIndex(id) {
+    const table = this._idTable;
+    if (table !== null) return isInt(id) && id >= 0 && id < table.length ? table[id] : -1;
+    return this._idMap.get(id) ?? -1;
+  }
+
+  /** The frame at position f as callers see it. @param {number} f @returns {Frame} */
+  _frame(f) {
+    const parent = this._parent[f];
+    return { id: this._frameId[f], function: this._functions[this._frameFn[f]],
+             parent: parent >= 0 ? this._frameId[parent] : null, line: this._frameLine[f] };
+  }
+
+  _buildFrames(frames, functions) {
+    const F = frames.id.length;
+    this._F = F;
+    this._frameId = frames.id;
+    this._frameLine = frames.line;
+    this._frameFn = frames.fn;
+    this._functions = functions;
     // Frame ids are small ints in practice; a dense lookup table is much faster
     // than a Map when translating a million event frame ids.
     let maxId = -1;
-    for (let f = 0; f < F; f++) {
-      const fr = frames[f];
-      if (!fr || !isInt(fr.id) || fr.id < 0) fail(`frames[${f}].id must be a non-negative integer`);
-      if (fr.id > maxId) maxId = fr.id;
-    }
-    /** @type {(id: number) => number} */
-    let idx;
-    /** @type {Int32Array|null} frame id -> frame position, when ids are dense */
+    for (let f = 0; f < F; f++) if (frames.id[f] > maxId) maxId = frames.id[f];
     this._idTable = null;
+    this._idMap = null;
     if (maxId < 4 * F + 1024) {
       const table = new Int32Array(maxId + 1).fill(-1);
       for (let f = 0; f < F; f++) {
-        if (table[frames[f].id] !== -1) fail(`duplicate frame id ${frames[f].id}`);
-        table[frames[f].id] = f;
+        if (table[frames.id[f]] !== -1) fail(`duplicate frame id ${frames.id[f]}`);
+        table[frames.id[f]] = f;
       }
-      idx = (id) => (isInt(id) && id >= 0 && id <= maxId ? table[id] : -1);
       this._idTable = table;
     } else {
       const map = new Map();
       for (let f = 0; f < F; f++) {
-        if (map.has(frames[f].id)) fail(`duplicate frame id ${frames[f].id}`);
-        map.set(frames[f].id, f);
+        if (map.has(frames.id[f])) fail(`duplicate frame id ${frames.id[f]}`);
+        map.set(frames.id[f], f);
       }
-      idx = (id) => map.get(id) ?? -1;
+      this._idMap = map;
     }
-    this._frameIndex = idx;
     const parent = new Int32Array(F);
     for (let f = 0; f < F; f++) {
-      const p = frames[f].parent;
-      if (p === null || p === undefined) parent[f] = -1;
+      const p = frames.parent[f];
+      if (p < 0) parent[f] = -1;
       else {
-        parent[f] = idx(p);
-        if (parent[f] < 0) fail(`frame ${frames[f].id} has unknown parent ${p}`);
+        parent[f] = this._frameIndex(p);
+        if (parent[f] < 0) fail(`frame ${frames.id[f]} has unknown parent ${p}`);
       }
     }
     // Depth = number of recorded ancestors; iterative so deep recursion
@@ -162,7 +217,7 @@ export class Replay {
       let g = f;
       while (g >= 0 && depth[g] < 0) {
         chain.push(g);
-        if (chain.length > F) fail(`frame parents form a cycle at frame ${frames[f].id}`);
+        if (chain.length > F) fail(`frame parents form a cycle at frame ${frames.id[f]}`);
         g = parent[g];
       }
       let d = g >= 0 ? depth[g] : -1;
@@ -173,32 +228,25 @@ export class Replay {
   }
 
   _buildEvents(events) {
-    if (!events || typeof events.kind !== 'string') fail('"events.kind" must be a string');
-    const kindStr = events.kind;
-    const n = kindStr.length;
-    const lineArr = events.line, frameArr = events.frame;
-    if (!Array.isArray(lineArr) || lineArr.length !== n) fail(`events.line must have ${n} entries (one per events.kind)`);
-    if (!Array.isArray(frameArr) || frameArr.length !== n) fail(`events.frame must have ${n} entries (one per events.kind)`);
-    const F = this._frames.length;
-    const kinds = new Uint8Array(n);
-    const lines = new Int32Array(n);
+    const kinds = events.kind, lines = events.line, ids = events.frame;
+    const n = kinds.length;
+    if (lines.length !== n || ids.length !== n) fail(`events.line and events.frame must have ${n} entries (one per event)`);
+    const F = this._F;
     const fidx = new Int32Array(n);
     const frameCount = new Int32Array(F + 1);
-    const table = this._idTable, tableLen = table ? table.length : 0, frameIndex = this._frameIndex;
+    const table = this._idTable, tableLen = table ? table.length : 0;
     let stopCount = 0, maxLine = 0;
     for (let i = 0; i < n; i++) {
-      const c = kindStr.charCodeAt(i);
-      if (c !== C_LINE && c !== C_CALL && c !== C_RETURN && c !== C_EXC) fail(`events.kind[${i}] is '${kindStr[i]}' (expected c, l, r or x)`);
-      kinds[i] = c;
+      const c = kinds[i];
+      if (c !== C_LINE && c !== C_CALL && c !== C_RETURN && c !== C_EXC) fail(`events.kind[${i}] is '${String.fromCharCode(c)}' (expected c, l, r or x)`);
       if (c !== C_CALL) stopCount++;
-      const ln = lineArr[i];
-      if (!(ln >= 0) || ln > 0x7fffffff) fail(`events.line[${i}] is not a line number`);
-      lines[i] = ln;
+      const ln = lines[i];
+      if (ln < 0) fail(`events.line[${i}] is not a line number`);
       if (ln > maxLine) maxLine = ln;
       // Dense id table inlined: this loop runs a million times.
-      const id = frameArr[i];
-      const f = table !== null && id >= 0 && id < tableLen && (id | 0) === id ? table[id] : table === null ? frameIndex(id) : -1;
-      if (f < 0) fail(`events.frame[${i}] refers to unknown frame ${frameArr[i]}`);
+      const id = ids[i];
+      const f = table !== null ? (id >= 0 && id < tableLen ? table[id] : -1) : this._frameIndex(id);
+      if (f < 0) fail(`events.frame[${i}] refers to unknown frame ${id}`);
       fidx[i] = f;
       frameCount[f + 1]++;
     }
@@ -206,7 +254,6 @@ export class Replay {
     this._kinds = kinds;
     this._lines = lines;
     this._fidx = fidx;
-
     // Per-frame event lists (CSR): frame f's events are feList[feStart[f]..feStart[f+1]).
     const feStart = frameCount; // prefix-summed in place
     for (let f = 0; f < F; f++) feStart[f + 1] += feStart[f];
@@ -244,13 +291,7 @@ export class Replay {
     // Leave events per frame (CSR), for step out. An 'x' leaves the frame only
     // when nothing of that frame follows it (otherwise the exception was caught
     // there, or — with settrace — the frame's 'r' follows and is the leave).
-    const isLeave = (i) => {
-      const c = kinds[i];
-      if (c === C_RETURN) return true;
-      if (c !== C_EXC) return false;
-      const f = fidx[i];
-      return feList[feStart[f + 1] - 1] === i;
-    };
+    const isLeave = (i) => this._isLeave(i);
     const lvStart = new Int32Array(F + 1);
     for (let k = 0; k < stopCount; k++) if (isLeave(stops[k])) lvStart[fidx[stops[k]] + 1]++;
     for (let f = 0; f < F; f++) lvStart[f + 1] += lvStart[f];
@@ -259,7 +300,6 @@ export class Replay {
     for (let k = 0; k < stopCount; k++) if (isLeave(stops[k])) lvList[vfill[fidx[stops[k]]]++] = stops[k];
     this._lvStart = lvStart;
     this._lvList = lvList;
-    this._isLeave = isLeave;
 
     // Min segment tree over stop depths: "first stop after k with depth <= D"
     // in O(log n), which is what step over / step out need.
@@ -270,6 +310,15 @@ export class Replay {
     for (let v = size - 1; v >= 1; v--) tree[v] = Math.min(tree[2 * v], tree[2 * v + 1]);
     this._tree = tree;
     this._treeSize = size;
+  }
+
+  /** Is event i where its frame is left (an 'r', or an 'x' that is the frame's last event)? */
+  _isLeave(i) {
+    const c = this._kinds[i];
+    if (c === C_RETURN) return true;
+    if (c !== C_EXC) return false;
+    const f = this._fidx[i];
+    return this._feList[this._feStart[f + 1] - 1] === i;
   }
 
   _buildGap(gap) {
@@ -283,64 +332,64 @@ export class Replay {
     this._gap = { after: gap.after, dropped: gap.dropped };
   }
 
-  _buildLocals(locals) {
-    if (locals === undefined) locals = [];
-    if (!Array.isArray(locals)) fail('"locals" must be a list');
-    // The contract says sorted by event index; tolerate a recorder that is not
-    // (a stable sort keeps same-event deltas in their given order).
-    let prev = -1;
-    for (let p = 0; p < locals.length; p++) {
-      const d = locals[p];
-      if (!d || !isInt(d.i) || d.i < 0 || d.i >= this._n) fail(`locals[${p}].i is not an event index`);
-      if (d.i < prev) {
-        locals = locals.slice().sort((x, y) => x.i - y.i);
-        break;
-      }
-      prev = d.i;
+  _buildLocals(columns) {
+    const { deltas, sets } = columns;
+    const D = deltas.event.length;
+    const F = this._F;
+    const deltaEvent = deltas.event;
+    const n = this._n;
+    // Where each delta's `set` entries start (CSR over the set columns).
+    const setStart = new Int32Array(D + 1);
+    for (let p = 0, prev = -1; p < D; p++) {
+      const i = deltaEvent[p];
+      if (i < 0 || i >= n) fail(`locals[${p}].i is not an event index`);
+      if (i < prev) fail(`locals[${p}] is out of event order`);
+      prev = i;
+      setStart[p + 1] = setStart[p] + deltas.sets[p];
     }
-    const deltas = locals;
-    const D = deltas.length;
-    const F = this._frames.length;
-    const deltaEvent = new Int32Array(D);
+    if (setStart[D] !== sets.name.length || sets.value.length !== sets.name.length) fail("the locals' set columns do not add up");
+    // Deleted names per delta position (rare), merged into the entry walk below.
+    const deleted = columns.deleted.slice().sort((a, b) => a[0] - b[0]);
+    const names = columns.names.slice();
+    const nameIds = new Map(names.map((name, id) => [name, id]));
+    const nameId = (name) => {
+      let id = nameIds.get(name);
+      if (id === undefined) nameIds.set(name, (id = names.push(name) - 1));
+      return id;
+    };
     // Full deltas (usually one per frame, two across a gap), as CSR below.
     const fullCount = new Int32Array(F + 1);
     let fullPos = new Int32Array(1024);
+    let fullFrame = new Int32Array(1024);
     let nFull = 0;
 
     // A "slot" is one local name of one frame. Its change list holds the
-    // positions of the deltas that set or deleted it, so the value of a name at
-    // any event is one binary search. One pass records (slot, delta) entries
-    // in flat growable arrays; then they are laid out as CSR. Everything is
-    // typed arrays: hundreds of thousands of small JS arrays or Map entries
-    // made construction several times slower (mostly GC).
-    const nameIds = new Map(); // name -> id
-    /** @type {string[]} */
-    const names = [];
+    // positions of the deltas that set or deleted it, with the value set (-1:
+    // deleted), so the value of a name at any event is one binary search. One
+    // pass records (slot, delta, value) entries in flat growable arrays; then
+    // they are laid out as CSR. Everything is typed arrays: hundreds of
+    // thousands of small JS arrays or Map entries made construction several
+    // times slower (mostly GC).
     const frameHead = new Int32Array(F).fill(-1); // first slot of a frame (chain)
     let slotNext = new Int32Array(1024); // next slot of the same frame
     let slotNameId = new Int32Array(1024);
     let slotFrame = new Int32Array(1024);
     let slotCount = new Int32Array(1024);
     let S = 0;
-    let entSlot = new Int32Array(Math.max(1024, D * 2));
+    let entSlot = new Int32Array(Math.max(1024, sets.name.length + deleted.length));
     let entDelta = new Int32Array(entSlot.length);
+    let entValue = new Int32Array(entSlot.length);
     let E = 0;
     // Last (frame, slot) seen per name id: consecutive deltas of one frame
     // touch the same names, so most lookups skip the chain walk.
-    let cacheFrame = new Int32Array(64).fill(-1);
-    let cacheSlot = new Int32Array(64);
+    let cacheFrame = new Int32Array(Math.max(64, names.length)).fill(-1);
+    let cacheSlot = new Int32Array(cacheFrame.length);
     const lastTail = new Int32Array(F).fill(-1); // chain tail per frame, to append in first-seen order
 
-    const touch = (fi, name, p) => {
-      let id = nameIds.get(name);
-      if (id === undefined) {
-        id = names.length;
-        nameIds.set(name, id);
-        names.push(name);
-        if (id >= cacheFrame.length) {
-          cacheFrame = grow(cacheFrame, -1);
-          cacheSlot = grow(cacheSlot);
-        }
+    const touch = (fi, id, p, value) => {
+      if (id >= cacheFrame.length) {
+        cacheFrame = grow(cacheFrame, -1);
+        cacheSlot = grow(cacheSlot);
       }
       let slot = -1;
       if (cacheFrame[id] === fi) slot = cacheSlot[id];
@@ -360,44 +409,59 @@ export class Replay {
         else slotNext[lastTail[fi]] = slot;
         lastTail[fi] = slot;
       } else if (E > 0 && entSlot[E - 1] === slot && entDelta[E - 1] === p) {
-        return; // the same name in both set and del of one delta
+        return; // the same name in both set and del of one delta: the set stands
       }
       cacheFrame[id] = fi;
       cacheSlot[id] = slot;
       if (E >= entSlot.length) {
         entSlot = grow(entSlot);
         entDelta = grow(entDelta);
+        entValue = grow(entValue);
       }
       entSlot[E] = slot;
-      entDelta[E++] = p;
+      entDelta[E] = p;
+      entValue[E++] = value;
       slotCount[slot]++;
     };
 
-    const frameIndex = this._frameIndex;
-    for (let p = 0; p < D; p++) {
-      const d = deltas[p];
-      const fi = frameIndex(d.f);
-      if (fi < 0) fail(`locals[${p}].f refers to unknown frame ${d.f}`);
-      deltaEvent[p] = d.i;
-      if (d.full) {
-        if (nFull >= fullPos.length) fullPos = grow(fullPos);
+    const setName = sets.name, setValue = sets.value, nNames = columns.names.length;
+    const deltaFrame = deltas.frame, full = deltas.full;
+    const fi = new Int32Array(D); // frame position of each delta
+    for (let p = 0, x = 0; p < D; p++) {
+      const f = this._frameIndex(deltaFrame[p]);
+      if (f < 0) fail(`locals[${p}].f refers to unknown frame ${deltaFrame[p]}`);
+      fi[p] = f;
+      if (full[p]) {
+        if (nFull >= fullPos.length) {
+          fullPos = grow(fullPos);
+          fullFrame = grow(fullFrame);
+        }
+        fullFrame[nFull] = f;
         fullPos[nFull++] = p;
-        fullCount[fi + 1]++;
+        fullCount[f + 1]++;
       }
-      const set = d.set;
-      // for-in rather than Object.keys: no array per delta (GC pressure at 1M).
-      if (set) for (const name in set) touch(fi, name, p);
-      const del = d.del;
-      if (del) for (let j = 0; j < del.length; j++) touch(fi, del[j], p);
+      for (let e = setStart[p], end = setStart[p + 1]; e < end; e++) {
+        const id = setName[e];
+        if (!(id >= 0 && id < nNames)) fail(`locals[${p}] names an unknown local (${id})`);
+        touch(f, id, p, setValue[e]);
+      }
+      for (; x < deleted.length && deleted[x][0] <= p; x++) {
+        if (deleted[x][0] === p) touch(f, nameId(String(deleted[x][1])), p, -1);
+      }
     }
 
     // Slot change lists (CSR): slot s's delta positions are
-    // slotList[slotStart[s]..slotStart[s+1]), ascending.
+    // slotList[slotStart[s]..slotStart[s+1]), ascending; slotValue holds what each set.
     const slotStart = new Int32Array(S + 1);
     for (let sl = 0; sl < S; sl++) slotStart[sl + 1] = slotStart[sl] + slotCount[sl];
     const slotList = new Int32Array(E);
+    const slotValue = new Int32Array(E);
     const fill = slotStart.slice(0, S);
-    for (let e = 0; e < E; e++) slotList[fill[entSlot[e]]++] = entDelta[e];
+    for (let e = 0; e < E; e++) {
+      const at = fill[entSlot[e]]++;
+      slotList[at] = entDelta[e];
+      slotValue[at] = entValue[e];
+    }
     // Slots per frame (CSR), in first-seen order, which is how localsAt lists them.
     const fsStart = new Int32Array(F + 1);
     for (let sl = 0; sl < S; sl++) fsStart[slotFrame[sl] + 1]++;
@@ -411,38 +475,38 @@ export class Replay {
     for (let f = 0; f < F; f++) fullCount[f + 1] += fullCount[f];
     const fullList = new Int32Array(nFull);
     const gfill = fullCount.slice(0, F);
-    for (let j = 0; j < nFull; j++) fullList[gfill[frameIndex(deltas[fullPos[j]].f)]++] = fullPos[j];
+    for (let j = 0; j < nFull; j++) fullList[gfill[fullFrame[j]]++] = fullPos[j];
 
-    this._deltas = deltas;
     this._deltaEvent = deltaEvent;
     this._fullStart = fullCount;
     this._fullList = fullList;
-    this._nameIds = nameIds;
     this._names = names;
-    this._slotNameId = slotNameId.subarray(0, S);
+    this._slotNameId = slotNameId.slice(0, S);
     this._slotStart = slotStart;
     this._slotList = slotList;
+    this._slotValue = slotValue;
     this._fsStart = fsStart;
     this._fsList = fsList;
   }
 
-  _buildOutput(trace) {
+  _buildOutput(columns) {
     const n = this._n;
-    const byEvent = (name, list) => {
-      const map = new Map();
-      if (list === undefined || list === null) return map;
-      if (!Array.isArray(list)) fail(`"${name}" must be a list`);
-      for (let j = 0; j < list.length; j++) {
-        const e = list[j];
-        if (!Array.isArray(e) || !isInt(e[0]) || e[0] < 0 || e[0] >= n) fail(`${name}[${j}] must be [event, value] with a valid event`);
-        map.set(e[0], e[1]);
-      }
-      return map;
-    };
-    this._returns = byEvent('returns', trace.returns);
-    this._exceptions = byEvent('exceptions', trace.exceptions);
+    const returns = columns.returns;
+    for (let j = 0; j < returns.event.length; j++) {
+      const e = returns.event[j];
+      if (e < 0 || e >= n) fail(`returns[${j}] must be [event, value] with a valid event`);
+      if (j > 0 && e <= returns.event[j - 1]) fail(`returns[${j}] is out of event order`);
+    }
+    this._returnEvent = returns.event;
+    this._returnValue = returns.value;
+    const exceptions = columns.exceptions;
+    for (let j = 0; j < exceptions.length; j++) {
+      const e = exceptions[j];
+      if (!Array.isArray(e) || !isInt(e[0]) || e[0] < 0 || e[0] >= n) fail(`exceptions[${j}] must be [event, value] with a valid event`);
+    }
+    this._exceptions = new Map(exceptions.map((e) => [e[0], e[1]]));
 
-    let out = trace.stdout ?? [];
+    let out = columns.stdout;
     if (!Array.isArray(out)) fail('"stdout" must be a list');
     for (let j = 0; j < out.length; j++) {
       const e = out[j];
@@ -493,7 +557,7 @@ export class Replay {
   eventAt(i) {
     if (!(i >= 0 && i < this._n)) return null;
     const f = this._fidx[i];
-    return { index: i, kind: String.fromCharCode(this._kinds[i]), line: this._lines[i], frame: this._frames[f].id, depth: this._depth[f] };
+    return { index: i, kind: String.fromCharCode(this._kinds[i]), line: this._lines[i], frame: this._frameId[f], depth: this._depth[f] };
   }
 
   /**
@@ -509,7 +573,7 @@ export class Replay {
     return {
       index: i,
       line: this._lines[i],
-      frame: this._frames[this._fidx[i]].id,
+      frame: this._frameId[this._fidx[i]],
       kind: String.fromCharCode(this._kinds[i]),
       stepNumber: this._k + 1, // 1-based: "step 3 of 120"
       totalStops: m,
@@ -942,11 +1006,11 @@ export class Replay {
     return p;
   }
 
-  /** Position of the last delta of `slot` at or before event i, or -1. */
+  /** Change-list entry of `slot`'s last change at or before event i, or -1. */
   _lastChange(slot, i) {
     const first = this._slotStart[slot];
     const h = lastAtMostBy(this._deltaEvent, this._slotList, first, this._slotStart[slot + 1], i);
-    return h >= first ? this._slotList[h] : -1;
+    return h >= first ? h : -1;
   }
 
   /** The slot of `name` in frame fi, or -1 (a short scan: frames have few names). */
@@ -959,11 +1023,12 @@ export class Replay {
     return -1;
   }
 
-  /** Value of `name` given its last change position p (<= event i). */
-  _valueAtPos(fi, name, p, i) {
-    if (p < 0 || p < this._lastFull(fi, i)) return undefined;
-    const set = this._deltas[p].set;
-    return set && Object.hasOwn(set, name) ? this._value(set[name]) : undefined;
+  /** Value set by change-list entry h of a slot whose list starts at `first` (as of event i). */
+  _valueAtEntry(fi, h, first, i) {
+    if (h < first) return undefined;
+    const ref = this._slotValue[h];
+    if (ref < 0 || this._slotList[h] < this._lastFull(fi, i)) return undefined;
+    return this._values.get(ref);
   }
 
   /**
@@ -1010,7 +1075,7 @@ export class Replay {
           h = lastAtMostBy(ev, list, lo, hi, i);
         }
         rec.hint = h;
-        return eng._valueAtPos(lk.fi, name, h >= lo ? list[h] : -1, i);
+        return eng._valueAtEntry(lk.fi, h, lo, i);
       },
     };
     this._lk = lk;
@@ -1037,16 +1102,16 @@ export class Replay {
       const full = this._lastFull(fi, i);
       for (let j = first; j < last; j++) {
         const slot = this._fsList[j];
-        const p = this._lastChange(slot, i);
-        if (p < 0 || p < full) continue;
+        const h = this._lastChange(slot, i);
+        if (h < 0) continue;
+        const p = this._slotList[h], ref = this._slotValue[h];
+        if (p < full || ref < 0) continue; // before the frame's last full snapshot, or deleted
         const name = this._names[this._slotNameId[slot]];
-        const set = this._deltas[p].set;
-        if (!set || !Object.hasOwn(set, name)) continue; // deleted
-        vars.set(name, this._value(set[name]));
+        vars.set(name, this._values.get(ref));
         if (this._deltaEvent[p] === i) changed.add(name);
       }
     }
-    return { frame: this._frames[fi], vars, changed };
+    return { frame: this._frame(fi), vars, changed };
   }
 
   /**
@@ -1062,12 +1127,12 @@ export class Replay {
     if (!(i >= 0 && i < this._n)) return [];
     const out = [];
     let f = this._fidx[i];
-    const frames = this._frames;
-    out.push({ id: frames[f].id, function: frames[f].function, line: this._lines[i], def: frames[f].line });
+    const ids = this._frameId, fns = this._frameFn, defs = this._frameLine, functions = this._functions;
+    out.push({ id: ids[f], function: functions[fns[f]], line: this._lines[i], def: defs[f] });
     for (f = this._parent[f]; f >= 0; f = this._parent[f]) {
       const p = lastAtMost(this._feList, this._feStart[f], this._feStart[f + 1], i - 1);
       const line = p >= this._feStart[f] ? this._lines[this._feList[p]] : null;
-      out.push({ id: frames[f].id, function: frames[f].function, line, def: frames[f].line });
+      out.push({ id: ids[f], function: functions[fns[f]], line, def: defs[f] });
     }
     return out.reverse();
   }
@@ -1086,14 +1151,18 @@ export class Replay {
     return this._outText.slice(0, this._outCum[count]);
   }
 
-  /** A Value, resolving a version-2 pool index. */
-  _value(v) {
-    return this._pool !== null && typeof v === 'number' ? this._pool[v] : v;
-  }
-
   /** Return value (Value) recorded at 'r' event i, or null. @param {number} i */
   returnAt(i) {
-    return this._returns.has(i) ? this._value(this._returns.get(i)) : null;
+    const events = this._returnEvent;
+    const j = lastAtMost(events, 0, events.length, i);
+    return j >= 0 && events[j] === i ? this._values.get(this._returnValue[j]) ?? null : null;
+  }
+
+  /** Did a frame with no recorded caller return normally (not unwind, not stopped)? */
+  returnedAtTop() {
+    const events = this._returnEvent;
+    for (let j = 0; j < events.length; j++) if (this._depth[this._fidx[events[j]]] === 0) return true;
+    return false;
   }
 
   /** Exception {type, message} recorded at 'x' event i, or null. @param {number} i */
@@ -1132,16 +1201,4 @@ function bpInfo(bp) {
     enabled: bp.enabled,
     error: bp.error,
   };
-}
-
-function validateHeader(trace) {
-  if (trace === null || typeof trace !== 'object' || Array.isArray(trace)) {
-    throw new Error('Not a Stepwise trace: expected a JSON object');
-  }
-  if (trace.format !== 'stepwise-trace') {
-    throw new Error(`Not a Stepwise trace: format is ${JSON.stringify(trace.format)} (expected "stepwise-trace")`);
-  }
-  if (trace.version !== 1 && trace.version !== 2) {
-    throw new Error(`Unsupported Stepwise trace version ${JSON.stringify(trace.version)} (this page reads versions 1 and 2)`);
-  }
 }

@@ -1,0 +1,91 @@
+"""The trace as columns of bytes: what the browser worker sends to the page.
+
+A million-event trace is ~64 MB as JSON; parsing that is a second of one thread.
+Packed, the event table, the locals deltas, the returns and the numbers are typed
+columns (`array` bytes, little-endian, which is what wasm and x86 write) that the
+worker turns into transferable buffers, and only the small rest is JSON: the
+header (the document without its big tables), and the non-number previews as one
+JSON list. docs/trace-format.md ("Packed form") lists every column; the page's
+`site/js/trace-columns.js` reads them, and reads the JSON document the same way.
+"""
+from __future__ import annotations
+
+from array import array
+from builtins import bytes, dict, enumerate, len, list, map, sorted, type  # a lesson may rebind them
+
+from .document import attached, gap, serialize, whole_events
+from .recorder import Recorder
+
+# value kinds: a preview (JSON), or a number kept raw by the recorder
+PREVIEW, INT, FLOAT, BOOL, NONE = range(5)
+_KINDS = {dict: PREVIEW, int: INT, float: FLOAT, bool: BOOL, type(None): NONE}
+
+if array("i").itemsize != 4 or array("d").itemsize != 8:   # pragma: no cover - no such platform here
+    raise ImportError("packed traces need 4-byte ints and 8-byte doubles")
+
+
+def pack(recorder: Recorder, document: dict) -> dict:
+    """{"header": JSON text, "previews": JSON text, "columns": {name: bytes}} for one run.
+
+    `document` holds the fields every trace has (format, source, end, stats, ...); the
+    tables come from the recorder's chunks, exactly as `document.tables` lays them out."""
+    table = recorder.table
+    kind = bytearray()
+    line, frame = array("i"), array("i")
+    delta_event, delta_frame, delta_sets = array("i"), array("i"), array("i")
+    delta_full = bytearray()
+    set_name, set_value = array("i"), array("i")
+    deleted: list[list] = []
+    value_kind = bytearray()
+    value_number = array("d")
+    previews: list[dict] = []
+    return_event, return_value = array("i"), array("i")
+    names: dict[str, int] = {}
+    base = 0
+    for chunk in table.chunks():
+        shift = table.index(chunk.start) - chunk.start      # the gap lies between chunks
+        whole = whole_events(chunk)
+        kind += "".join(chunk.kinds[:whole]).encode("ascii")
+        line.extend(chunk.lines[:whole])
+        frame.extend(chunk.frames[:whole])
+        deltas = chunk.deltas
+        deleted.extend([len(delta_event) + p, name] for p, d in enumerate(deltas) if d[3] for name in d[3])
+        delta_event.extend([d[0] + shift for d in deltas])
+        delta_frame.extend([d[1] for d in deltas])
+        delta_full += bytes([d[4] for d in deltas])
+        delta_sets.extend([len(d[2]) for d in deltas])
+        set_name.extend([names.setdefault(name, len(names)) for d in deltas for name in d[2]])
+        set_value.extend([base + ref for d in deltas for ref in d[2].values()])
+        return_event.extend([i + shift for i, _ in chunk.returns])
+        return_value.extend([base + ref for _, ref in chunk.returns])
+        values = chunk.values
+        value_kind += bytes(map(_KINDS.__getitem__, map(type, values)))
+        value_number.extend([0 if type(v) is dict or v is None else v for v in values])
+        previews.extend([v for v in values if type(v) is dict])
+        base += len(values)
+    kept = len(kind)
+    while delta_event and delta_event[-1] >= kept:        # a torn last event: drop what it recorded
+        count = delta_sets.pop()
+        del set_name[len(set_name) - count:], set_value[len(set_value) - count:]
+        delta_event.pop(), delta_frame.pop(), delta_full.pop()
+        deleted = [d for d in deleted if d[0] < len(delta_event)]
+    while return_event and return_event[-1] >= kept:
+        return_event.pop(), return_value.pop()
+    rows = sorted(recorder.frames.items())
+    functions: dict[str, int] = {}
+    header = {**document, "packed": 1, "gap": gap(table), "names": list(names), **attached(table, kept),
+              "deleted": deleted, "functions": None}
+    columns = {
+        "kind": bytes(kind), "line": line.tobytes(), "frame": frame.tobytes(),
+        "frame_id": array("i", [fid for fid, _ in rows]).tobytes(),
+        "frame_parent": array("i", [-1 if row[1] is None else row[1] for _, row in rows]).tobytes(),
+        "frame_line": array("i", [row[2] for _, row in rows]).tobytes(),
+        "frame_function": array("i", [functions.setdefault(row[0], len(functions)) for _, row in rows]).tobytes(),
+        "delta_event": delta_event.tobytes(), "delta_frame": delta_frame.tobytes(),
+        "delta_full": bytes(delta_full), "delta_sets": delta_sets.tobytes(),
+        "set_name": set_name.tobytes(), "set_value": set_value.tobytes(),
+        "value_kind": bytes(value_kind), "value_number": value_number.tobytes(),
+        "return_event": return_event.tobytes(), "return_value": return_value.tobytes(),
+    }
+    header["functions"] = list(functions)
+    return {"header": serialize(header), "previews": serialize(previews), "columns": columns}

@@ -1,0 +1,135 @@
+"""The packed form of a trace (what the worker sends the page) replays exactly like the JSON document.
+
+Each run below is recorded once (CPython, settrace) and written in both forms from the same
+recorder; tests/js/forms-agree.mjs then replays both with the page's engine, plus the packed
+form taken apart and revived as the worker sends it, and compares every query at every event.
+Programs: every lesson case, the adversarial programs that run safely in this process (generators,
+deleted names, weakrefs, objects, exceptions, deep recursion, a runaway loop with a gap), and a few
+of our own for what only numbers kept raw can get wrong (floats, big ints, bools vs ints).
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PROGRAMS = REPO / "tests" / "adversarial" / "programs"
+ADVERSARIAL = ["generators", "objects", "del_and_weakref", "dag_lists", "deep_recursion", "exception_group",
+               "string_rebinding", "class_body_keys", "set_lt", "stale_mutations", "wrappers", "module_state",
+               "return_in_finally", "recursion_error", "runaway_plain", "deep_nesting", "bare_reraise"]
+
+NUMBERS = '''\
+def numbers(n):
+    x = 0.1
+    big = 2 ** 53
+    for i in range(n):
+        x = x * 3 + 1e-7
+        neg = -0.0 if i % 2 else 0.0
+        flag = i % 3 == 0
+        same = 1 if flag else True
+        big = big * 1000 + i
+        nan = float("nan") if i % 2 else float("inf")
+        small = 10.0 ** -(i % 400)
+        huge = 10.0 ** (i % 70 * 4)
+        del neg
+    return x
+'''
+
+RECORD = r'''
+import base64, json, sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+from steptrace import runner
+
+both = {}
+original = runner._written
+
+
+def written(recorder, document, form):
+    both["json"] = original(recorder, document, "json")
+    both["packed"] = original(recorder, document, "packed")
+    return both["json"]
+
+
+runner._written = written
+for line in sys.stdin:
+    job = json.loads(line)
+    runner.run_case(job["source"], job["module"], job["setup"], job["entry"], backend="settrace",
+                    max_events=job.get("max_events", 1_000_000), time_limit=job.get("time_limit", 10.0))
+    packed = both["packed"]
+    packed["columns"] = {k: base64.b64encode(v).decode() for k, v in packed["columns"].items()}
+    print(json.dumps({"name": job["name"], "json": both["json"], "packed": packed}), flush=True)
+'''
+
+
+def jobs(tmp: Path) -> list[dict]:
+    from steptrace import scenario
+
+    sys.path.insert(0, str(PROGRAMS.parent))
+    from harness import directives
+    sys.path.remove(str(PROGRAMS.parent))
+    lesson = scenario.load(REPO / "scenarios" / "s08.toml")
+    found = []
+    for function in lesson.functions:
+        for case in lesson.cases_for(function):
+            setup, entry = lesson.code(function, case)
+            found.append({"name": f"{function}/{case}", "source": lesson.source, "module": lesson.module,
+                          "setup": setup, "entry": entry})
+    for name in ADVERSARIAL:
+        seen = directives(str(PROGRAMS / f"{name}.py"))
+        found.append({"name": name, "source": f"{name}.py", "module": name, "time_limit": 1.0,
+                      "max_events": 20_000 if name == "runaway_plain" else 1_000_000,
+                      "setup": seen.get("setup", f"from {name} import *\n"),
+                      "entry": seen.get("entry", "main()") + "\n"})
+    (tmp / "stepwise_numbers.py").write_text(NUMBERS, encoding="utf-8")
+    found.append({"name": "numbers", "source": "stepwise_numbers.py", "module": "stepwise_numbers",
+                  "setup": "from stepwise_numbers import numbers\n", "entry": "numbers(40)\n"})
+    found.append({"name": "numbers with a gap", "source": "stepwise_numbers.py", "module": "stepwise_numbers",
+                  "setup": "from stepwise_numbers import numbers\n", "entry": "numbers(3000)\n", "max_events": 5_000})
+    return found
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory) -> list[dict]:
+    tmp = tmp_path_factory.mktemp("packed")
+    todo = jobs(tmp)
+    recorded = subprocess.run([sys.executable, "-c", RECORD, str(REPO / "py"), str(PROGRAMS)], cwd=tmp,
+                              input="".join(json.dumps(job) + "\n" for job in todo), capture_output=True, text=True,
+                              timeout=600, env={**os.environ, "PYTHONPATH": f"{tmp}{os.pathsep}{PROGRAMS}"})
+    runs = [json.loads(line) for line in recorded.stdout.splitlines() if line.startswith('{"name"')]
+    assert len(runs) == len(todo), recorded.stderr[-3000:]
+    replayed = subprocess.run(["node", str(REPO / "tests" / "js" / "forms-agree.mjs")], capture_output=True,
+                              text=True, timeout=600, input="".join(json.dumps(run) + "\n" for run in runs))
+    answers = [json.loads(line) for line in replayed.stdout.splitlines()]
+    assert len(answers) == len(runs), replayed.stderr[-3000:]
+    for run, answer in zip(runs, answers, strict=True):
+        answer["name"] = run["name"]
+        answer["doc"] = json.loads(run["json"])
+        answer["packed"] = run["packed"]
+    return answers
+
+
+def test_every_run_replays_alike_in_both_forms(compared):
+    for answer in compared:
+        assert answer["mismatches"] == [], f"{answer['name']}: {json.dumps(answer['mismatches'])[:3000]}"
+    assert sum(answer["events"] for answer in compared) > 20_000
+
+
+def test_the_runs_cover_what_the_packed_form_must_carry(compared):
+    """Not a vacuous comparison: gaps, deletions, raw numbers of every kind and JSON previews occur."""
+    by_name = {answer["name"]: answer for answer in compared}
+    assert by_name["runaway_plain"]["doc"]["gap"] is not None
+    assert by_name["numbers with a gap"]["doc"]["gap"] is not None
+    assert any(answer["packed"]["header"].count('"deleted":[[') for answer in compared)
+    kinds = set()
+    for answer in compared:
+        kinds |= set(base64.b64decode(answer["packed"]["columns"]["value_kind"]))
+    assert kinds == {0, 1, 2, 3, 4}
+    shown = json.dumps(by_name["numbers"]["doc"]["values"])
+    for text in ('"r": "-0.0"', '"r": "nan"', '"r": "inf"', '"r": "1e-05"', '"r": "1e+16"', '<int with'):
+        assert text in shown, text
