@@ -133,3 +133,25 @@ def test_the_runs_cover_what_the_packed_form_must_carry(compared):
     shown = json.dumps(by_name["numbers"]["doc"]["values"])
     for text in ('"r": "-0.0"', '"r": "nan"', '"r": "inf"', '"r": "1e-05"', '"r": "1e+16"', '<int with'):
         assert text in shown, text
+
+
+def test_float_previews_match_python_repr():
+    """The page writes a raw float as Python would (repr), for doubles of every size and layout."""
+    import random
+    import struct
+    rng = random.Random(8)
+    doubles = [struct.unpack("<d", rng.getrandbits(64).to_bytes(8, "little"))[0] for _ in range(20_000)]
+    doubles += [rng.uniform(-1e6, 1e6) for _ in range(5_000)] + [round(rng.uniform(-100, 100), 2) for _ in range(2_000)]
+    doubles += [0.0, -0.0, 1.0, 1e16, 1e15, 9999999999999998.0, 1e-4, 1e-5, 0.1 + 0.2, 5e-324, 1.7976931348623157e308,
+                float("nan"), float("inf"), float("-inf"), 123456789.0, 2.0 ** 53, 1 / 3]
+    script = ("import { pythonFloatRepr } from './site/js/trace-columns.js';\n"
+              "import { readFileSync } from 'node:fs';\n"
+              "const bits = readFileSync(0);\n"
+              "const values = new Float64Array(bits.buffer, bits.byteOffset, bits.length / 8);\n"
+              "process.stdout.write(JSON.stringify(Array.from(values, pythonFloatRepr)));\n")
+    done = subprocess.run(["node", "--input-type=module", "-e", script], cwd=REPO, capture_output=True,
+                          input=struct.pack(f"<{len(doubles)}d", *doubles), timeout=60)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    got = json.loads(done.stdout)
+    wrong = [(repr(x), text) for x, text in zip(doubles, got, strict=True) if repr(x) != text]
+    assert wrong == []

@@ -297,8 +297,9 @@ export class Debugger extends EventTarget {
       return null;
     }
     try {
-      this.trace = JSON.parse(answer.json);
-      this.replay = new Replay(this.trace);
+      // A live run arrives built by the worker; a recorded trace is the (small) JSON document.
+      this.replay = answer.replay ? Replay.fromParts(answer.replay) : new Replay(JSON.parse(answer.json));
+      this.trace = this.replay.trace;
     } catch (error) {
       this.#fail(String(error.message ?? error));
       return null;
@@ -453,11 +454,7 @@ export class Debugger extends EventTarget {
 
   /** Did the shown function return normally (last event of its outermost frame is 'r')? */
   #functionFinished() {
-    const returns = this.trace.returns ?? [];
-    return returns.some(([event]) => {
-      const at = this.replay.eventAt(event);
-      return at && at.depth === 0;
-    });
+    return this.replay.returnedAtTop();
   }
 
   /** Is `frame` running the code this widget is about (its function, its method, a method of its class)? */

@@ -116,7 +116,7 @@ export class PythonWorker extends EventTarget {
   }
 
   /**
-   * Run one case. Resolves with {type: "trace", json, ms, stopKind?} | {type: "failed" | "crashed" |
+   * Run one case. Resolves with {type: "trace", replay, ms, phases, stopKind?} | {type: "failed" | "crashed" |
    * "runaway" | "stopped" | "unresponsive", message?}. Never rejects.
    */
   run(request) {

@@ -7,10 +7,15 @@
 //   out: {type: "progress", phase: "runtime" | "sources" | "ready"}
 //        {type: "ready", python, ms, phases: {load, setup}} | {type: "boot-error", message}
 //        {type: "phase", id, phase: "finishing"} (the run's code has ended; its trace is being written)
-//        {type: "trace", id, json, ms} | {type: "failed", id, message, fatal}
+//        {type: "trace", id, replay, ms, phases: {run, index}} | {type: "failed", id, message, fatal}
 //   `fatal`: the interpreter is unusable after this run (a JS stack overflow, a run that returned
 //   nothing); the page must boot a new worker.
-// A trace crosses the boundary as one JSON string: no PyProxy leaves this file.
+// A trace leaves this file as a built replay (`Replay.parts()`): Python writes it packed (typed
+// columns, no JSON of the big tables), it is indexed here, off the page's thread, and its buffers
+// are transferred, not copied. No PyProxy leaves this file.
+import { Replay } from "./replay.js";
+import { fromPacked } from "./trace-columns.js";
+
 const MOUNT = "/repo";
 const REST_FILE = "python_stdlib_rest.zip";  // the standard modules Python boots without
 const REST_PATH = "/lib/python_stdlib_rest.zip";
@@ -119,27 +124,48 @@ function usable() {
   }
 }
 
-/** Record one case: its trace as a JSON string. `onPhase("finishing")`: the code has stopped. */
+/**
+ * Record one case: its trace in the packed form ({header, previews, columns}, JS values only), or
+ * null when the run returned nothing. `onPhase("finishing")`: the code has stopped.
+ */
 function record(request, onPhase = null) {
-  return runCase.callKwargs(request.source, request.module, request.setup, request.entry, {
+  const result = runCase.callKwargs(request.source, request.module, request.setup, request.entry, {
     function: request.function,
     case: request.case,
     max_events: request.limits?.maxEvents ?? 1_000_000,
     time_limit: request.limits?.timeLimit ?? 1.0,
     on_phase: onPhase ?? undefined,  // undefined reaches Python as None (null would be JsNull)
+    form: "packed",
   });
+  if (!result || typeof result.toJs !== "function") return null;
+  try {
+    // bytes -> Uint8Array (a copy in JS memory), str -> string, dict -> object
+    return result.toJs({ dict_converter: Object.fromEntries });
+  } finally {
+    result.destroy();
+  }
 }
 
 function run(request) {
   const started = performance.now();
   try {
     // The code has stopped; only the trace is being written: the page's watchdog waits for it.
-    const json = record(request, (phase) => postMessage({ type: "phase", id: request.id, phase }));
-    if (typeof json !== "string" || !json) {
+    const packed = record(request, (phase) => postMessage({ type: "phase", id: request.id, phase }));
+    if (!packed || typeof packed.header !== "string") {
       postMessage({ type: "failed", id: request.id, message: "the run returned no trace", fatal: true });
       return;
     }
-    postMessage({ type: "trace", id: request.id, json, ms: performance.now() - started });
+    const recorded = performance.now();
+    let built;
+    try {
+      built = new Replay(fromPacked(packed)).parts();
+    } catch (error) {   // a trace the engine cannot read: say why; the interpreter is fine
+      postMessage({ type: "failed", id: request.id, message: String(error?.message ?? error), fatal: false });
+      return;
+    }
+    const done = performance.now();
+    postMessage({ type: "trace", id: request.id, replay: built.parts, ms: done - started,
+                  phases: { run: recorded - started, index: done - recorded } }, built.transfer);
   } catch (error) {
     postMessage({ type: "failed", id: request.id, message: String(error?.message ?? error), fatal: !usable() });
   }
