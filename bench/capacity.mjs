@@ -1,6 +1,7 @@
-// Trace capacity: record a ~1,000,000-event run in the pinned Pyodide (under node), then load the
-// JSON with the page's real replay engine (site/js/replay.js) and time parsing, construction and
-// every kind of move at that size.
+// Trace capacity: record a ~1,000,000-event run in the pinned Pyodide (under node), in the packed
+// form the worker uses, index it as the worker does (site/js/trace-columns.js + replay.js), hand it
+// over as the page receives it (structured clone with transfer, then Replay.fromParts), and time each
+// part and every kind of move at that size. The JSON document's load is timed too (the CLI's form).
 //
 //   node bench/capacity.mjs [--events 1000000] [--records 1] [--loads 3] [--moves 400]
 //
@@ -8,6 +9,7 @@
 import { loadPyodide } from "pyodide";
 import { mountRepo } from "../tests/pyodide_node/repo-fs.mjs";
 import { Replay } from "../site/js/replay.js";
+import { fromPacked } from "../site/js/trace-columns.js";
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, arg, n, all) => {
   if (arg.startsWith("--")) pairs.push([arg.slice(2), all[n + 1]]);
@@ -56,11 +58,11 @@ const record = pyodide.runPython(`
 import json, time
 from steptrace.runner import run_case
 
-def record(n, max_events):
+def record(n, max_events, form="json"):
     started = time.perf_counter()
     text = run_case("cap/stepwise_capacity.py", "cap.stepwise_capacity", "from cap.stepwise_capacity import main\\n",
                     f"result = main({n})\\n", function="main", case="capacity",
-                    max_events=max_events, time_limit=600.0)
+                    max_events=max_events, time_limit=600.0, form=form)
     total = (time.perf_counter() - started) * 1000
     return text, total
 record`);
@@ -71,6 +73,31 @@ function recordOnce(n) {
   const [text, totalMs] = proxy.toJs();
   proxy.destroy();
   return { text, totalMs };
+}
+
+/** A packed trace with buffers of its own (transferring a replay's parts detaches the columns it views). */
+function copyOf(packed) {
+  return { ...packed, columns: Object.fromEntries(Object.entries(packed.columns).map(([k, v]) => [k, v.slice()])) };
+}
+
+/** What the worker does with one run: record packed, read the columns, build the replay, take it apart. */
+function recordPacked(n) {
+  const t0 = performance.now();
+  const proxy = record.callKwargs(n, 1_000_000, { form: "packed" });
+  const t1 = performance.now();
+  const pair = proxy.toJs({ dict_converter: Object.fromEntries });
+  proxy.destroy();
+  const [packed, pythonMs] = pair;
+  const t2 = performance.now();
+  const columns = fromPacked(packed);
+  const built = new Replay(columns);
+  const t3 = performance.now();
+  const { parts, transfer } = built.parts();
+  const header = JSON.parse(packed.header);
+  const bytes = Object.values(packed.columns).reduce((sum, b) => sum + b.byteLength, 0)
+    + Buffer.byteLength(packed.header) + Buffer.byteLength(packed.previews);
+  return { packed: copyOf(packed), parts, transfer, header, times: { run_case_ms: pythonMs, to_js_ms: t2 - t1, index_ms: t3 - t2,
+                                              worker_total_ms: t3 - t0 }, bytes };
 }
 
 // Events grow linearly with n: calibrate on two small runs, then aim just above TARGET
@@ -103,6 +130,35 @@ for _ in range(3):
                               f"result = main(${n})\\n", record=False))
     t.append(doc["stats"]["elapsed_ms"])
 min(t)`);
+
+// ---------------------------------------------------------------- the packed path (what the page runs)
+
+const packedRuns = [];
+let parts = null, transfer = null, kept = null;
+for (let r = 0; r < RECORDS; r++) {
+  const got = recordPacked(n);
+  ({ parts, transfer } = got);
+  kept = got.packed;
+  packedRuns.push({ ...got.times, elapsed_ms: got.header.stats.elapsed_ms, events: got.header.stats.events,
+                    bytes: got.bytes });
+  log(`packed ${r + 1}: run_case ${(got.times.run_case_ms / 1000).toFixed(2)} s (traced `
+      + `${(got.header.stats.elapsed_ms / 1000).toFixed(2)} s), to JS ${got.times.to_js_ms.toFixed(0)} ms, `
+      + `index ${got.times.index_ms.toFixed(0)} ms, ${(got.bytes / 1e6).toFixed(1)} MB`);
+}
+// The page's side: postMessage's structured clone with transfer, then fromParts (one task on the page).
+const handOver = [];
+for (let r = 0; r < LOADS; r++) {
+  const { parts: p, transfer: t } = r === 0 ? { parts, transfer } : new Replay(fromPacked(copyOf(kept))).parts();
+  const t0 = performance.now();
+  const cloned = structuredClone(p, { transfer: t });
+  const t1 = performance.now();
+  const revived = Replay.fromParts(cloned);
+  revived.start();
+  uiQueries(revived);
+  const t2 = performance.now();
+  handOver.push({ clone_ms: t1 - t0, revive_and_first_paint_queries_ms: t2 - t1 });
+}
+log(`hand-over: ${handOver.map((h) => (h.clone_ms + h.revive_and_first_paint_queries_ms).toFixed(1)).join("/")} ms`);
 
 // ---------------------------------------------------------------- replay in node
 
@@ -205,7 +261,7 @@ replay.clearBreakpoints();
 const output = {
   pyodide: pyodide.version, node: process.version,
   program: MODULE, iterations: n,
-  record: records, untraced_ms: plain,
+  record: records, untraced_ms: plain, packed: packedRuns, hand_over: handOver,
   trace: { events: trace.stats.events, kept: trace.stats.kept, gap: trace.gap, stops: m,
            frames: trace.frames.length, values: trace.values.length, deltas: trace.locals.length,
            bytes: Buffer.byteLength(json, "utf8") },

@@ -61,7 +61,8 @@ def test_the_page_preloads_its_modules_and_the_first_trace(site):
         name = todo.pop()
         if name not in reached:
             reached.add(name)
-            todo += re.findall(r'from "\./([\w.-]+)"', (REPO / "site" / "js" / name).read_text(encoding="utf-8"))
+            text = (REPO / "site" / "js" / name).read_text(encoding="utf-8")
+            todo += re.findall(r'from ["\']\./([\w.-]+)["\']', text)
     assert reached == preloaded, reached ^ preloaded
     assert '<link rel="preload" href="traces/split_history.normal.json" as="fetch" crossorigin="anonymous">' in html
     assert (site / "s08" / "traces" / "split_history.normal.json").is_file()

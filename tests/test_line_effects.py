@@ -129,11 +129,13 @@ cheap, missed, runs = [], [], []
 def checked(self, state, frame, index, names):
     original(self, state, frame, index, names)
     cheap.append(index)
-    deltas = self.table.current.deltas
-    before = len(deltas)
+    chunk = self.table.current
+    before = len(chunk.delta_event)
     self._locals(state, frame, index)
-    if len(deltas) > before:
-        missed.append([index, sorted(deltas[-1][2]), deltas[-1][3]])
+    if len(chunk.delta_event) > before:
+        count = chunk.delta_sets[-1]
+        missed.append([index, sorted(chunk.set_names[len(chunk.set_names) - count:]),
+                       [n for r, n in chunk.deleted if r == before]])
 
 jobs = {"heapq": ("import random\nrandom.seed(1)\ndata = [random.randint(0, 999) for _ in range(200)]\n",
                   "h = []\nfor x in data: heappush(h, x)\nprint([heappop(h) for _ in range(len(h))][:5], "

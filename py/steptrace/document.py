@@ -7,10 +7,12 @@ The page gets the same tables as columns of bytes instead (`packed`).
 from __future__ import annotations
 
 import json
-from builtins import len, type  # captured at import: a lesson may rebind the builtins
+from builtins import bool, enumerate, len, range, type, zip  # a lesson may rebind the builtins
 
 from .recorder import Recorder
 from .table import Chunk, EventTable
+
+_NUMBER_TYPES = frozenset(("int", "float", "bool", "NoneType"))
 
 
 def serialize(document: dict) -> str:
@@ -37,16 +39,25 @@ def serialize(document: dict) -> str:
 def _pool_values(recorder: Recorder, chunk_values: list, values: list) -> list[int]:
     """Append one chunk's values to the document's pool; return where each landed.
 
-    The recorder keeps numbers raw (see Recorder): they are previewed here, and numbers
-    whose preview is one shared object (small ints, bools, None) are pooled once per chunk."""
+    The recorder keeps numbers raw (see Recorder): they are previewed here, and each distinct
+    number (by type and text: -0.0 is not 0.0) is pooled once per chunk, however often it was set."""
     number = recorder.values.number
     where: list[int] = []
-    shared: dict[int, int] = {}
+    numbers: dict[tuple, int] = {}
     for value in chunk_values:
-        preview = value if type(value) is dict else number(type(value), value)
-        ref = shared.get(id(preview))
+        if type(value) is dict:
+            # a number's preview is its value, except a huge int's ("<int with N bits>")
+            if value["t"] not in _NUMBER_TYPES or len(value) != 2 or value["r"][:1] == "<":
+                where.append(len(values))
+                values.append(value)
+                continue
+            preview = value
+        else:
+            preview = number(type(value), value)
+        key = (preview["t"], preview["r"])
+        ref = numbers.get(key)
         if ref is None:
-            ref = shared[id(preview)] = len(values)
+            ref = numbers[key] = len(values)
             values.append(preview)
         where.append(ref)
     return where
@@ -56,21 +67,27 @@ def tables(recorder: Recorder) -> dict:
     """The columnar events and everything attached to them, indexed by kept position."""
     table = recorder.table
     index = table.index
-    kinds: list[str] = []
+    kinds: list[str] = []            # one string per chunk
     lines: list[int] = []
     frames: list[int] = []
     deltas, returns, values = [], [], []
     for chunk in table.chunks():
         where = _pool_values(recorder, chunk.values, values)
         whole = whole_events(chunk)
-        kinds.extend(chunk.kinds[:whole])
+        kinds.append(chunk.kinds[:whole].decode("ascii"))
         lines.extend(chunk.lines[:whole])
         frames.extend(chunk.frames[:whole])
-        for i, f, set_, del_, full in chunk.deltas:
-            deltas.append({"i": index(i), "f": f, "set": {name: where[ref] for name, ref in set_.items()},
-                           "del": del_, "full": full})
-        returns.extend([index(i), where[ref]] for i, ref in chunk.returns)
-    kept = len(kinds)
+        deleted: dict[int, list[str]] = {}
+        for row, name in chunk.deleted:
+            deleted.setdefault(row, []).append(name)
+        names, refs, at = chunk.set_names, chunk.set_refs, 0
+        for row, count in enumerate(chunk.delta_sets):
+            deltas.append({"i": index(chunk.delta_event[row]), "f": chunk.delta_frame[row],
+                           "set": {names[e]: where[refs[e]] for e in range(at, at + count)},
+                           "del": deleted.get(row, []), "full": bool(chunk.delta_full[row])})
+            at += count
+        returns.extend([index(i), where[ref]] for i, ref in zip(chunk.return_event, chunk.return_ref, strict=True))
+    kept = len(lines)
     return {"frames": frame_rows(recorder), "events": {"kind": "".join(kinds), "line": lines, "frame": frames},
             "gap": gap(table), "values": values, "locals": [d for d in deltas if d["i"] < kept],
             "returns": [r for r in returns if r[0] < kept], **attached(table, kept)}

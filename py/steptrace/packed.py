@@ -34,35 +34,37 @@ def pack(recorder: Recorder, document: dict) -> dict:
     line, frame = array("i"), array("i")
     delta_event, delta_frame, delta_sets = array("i"), array("i"), array("i")
     delta_full = bytearray()
-    set_name, set_value = array("i"), array("i")
+    set_names: list[str] = []
+    set_value = array("i")
     deleted: list[list] = []
     value_kind = bytearray()
     value_number = array("d")
     previews: list[dict] = []
     return_event, return_value = array("i"), array("i")
-    names: dict[str, int] = {}
     base = 0
     for chunk in table.chunks():
         shift = table.index(chunk.start) - chunk.start      # the gap lies between chunks
         whole = whole_events(chunk)
-        kind += "".join(chunk.kinds[:whole]).encode("ascii")
-        line.extend(chunk.lines[:whole])
-        frame.extend(chunk.frames[:whole])
-        deltas = chunk.deltas
-        deleted.extend([len(delta_event) + p, name] for p, d in enumerate(deltas) if d[3] for name in d[3])
-        delta_event.extend([d[0] + shift for d in deltas])
-        delta_frame.extend([d[1] for d in deltas])
-        delta_full += bytes([d[4] for d in deltas])
-        delta_sets.extend([len(d[2]) for d in deltas])
-        set_name.extend([names.setdefault(name, len(names)) for d in deltas for name in d[2]])
-        set_value.extend([base + ref for d in deltas for ref in d[2].values()])
-        return_event.extend([i + shift for i, _ in chunk.returns])
-        return_value.extend([base + ref for _, ref in chunk.returns])
+        kind += chunk.kinds[:whole]
+        line += chunk.lines[:whole]
+        frame += chunk.frames[:whole]
+        first_row = len(delta_event)
+        deleted.extend([first_row + row, name] for row, name in chunk.deleted)
+        delta_event.fromlist(list(map(shift.__add__, chunk.delta_event)))
+        delta_frame += chunk.delta_frame
+        delta_full += chunk.delta_full
+        delta_sets += chunk.delta_sets
+        set_names.extend(chunk.set_names)
+        set_value.fromlist(list(map(base.__add__, chunk.set_refs)))
+        return_event.fromlist(list(map(shift.__add__, chunk.return_event)))
+        return_value.fromlist(list(map(base.__add__, chunk.return_ref)))
         values = chunk.values
         value_kind += bytes(map(_KINDS.__getitem__, map(type, values)))
-        value_number.extend([0 if type(v) is dict or v is None else v for v in values])
+        value_number.fromlist([0 if type(v) is dict or v is None else v for v in values])
         previews.extend([v for v in values if type(v) is dict])
         base += len(values)
+    names = {name: n for n, name in enumerate(dict.fromkeys(set_names))}
+    set_name = array("i", map(names.__getitem__, set_names))
     kept = len(kind)
     while delta_event and delta_event[-1] >= kept:        # a torn last event: drop what it recorded
         count = delta_sets.pop()

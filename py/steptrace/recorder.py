@@ -34,6 +34,7 @@ from .values import NUMBERS, ValuePool
 _float_repr = float.__repr__
 
 TIME_CHECK_MASK = 255                           # look at the clock every 256 events
+CALL, LINE, RETURN, EXCEPTION = b"clrx"              # event kinds, as the table stores them
 SAFE_INT = 2 ** 53                              # ints inside it are kept raw (exact in a JS number)
 FAULTS_KEPT = 20
 
@@ -115,7 +116,7 @@ class Recorder:
             self.internal_errors.append(f"{event}: {type(error).__name__}: {describe_exception(error)['message']}")
 
     # -- events -------------------------------------------------------------------------
-    def _event(self, kind: str, line: int, frame_id: int, checked: bool = True) -> int:
+    def _event(self, kind: int, line: int, frame_id: int, checked: bool = True) -> int:
         """Append one event; return its run-wide index. Raises LimitReached past the time limit."""
         index = self.count
         if self._room <= 0:
@@ -159,12 +160,12 @@ class Recorder:
                 parent = parent.f_back
             parent_id = live[id(parent)].id if parent is not None else None
             state = FrameState(self.calls + 1, code, self._plans_of(code))
-            index = self._event("c", line, state.id, checked=False)
+            index = self._event(CALL, line, state.id, checked=False)
             self.calls += 1
             self.frames[state.id] = [code.co_name, parent_id, code.co_firstlineno]
             live[id(frame)] = state
         else:
-            index = self._event("c", line, state.id, checked=False)
+            index = self._event(CALL, line, state.id, checked=False)
         state.open = True
         state.line = line
         self.stack.append(state)
@@ -178,11 +179,11 @@ class Recorder:
         state.line = lineno
         index = self.count
         if self._room <= 0 or not index & TIME_CHECK_MASK:
-            index = self._event("l", lineno, state.id)
+            index = self._event(LINE, lineno, state.id)
         else:
             self._room -= 1
             chunk = self.table.current
-            chunk.kinds.append("l")
+            chunk.kinds.append(LINE)
             chunk.lines.append(lineno)
             chunk.frames.append(state.id)
             self.count = index + 1
@@ -219,12 +220,14 @@ class Recorder:
                 unwinding = not suspended and op not in _RETURN_OPS
         state.line = frame.f_lineno or state.line
         self._close(state)
-        index = self._event("r", state.line, state.id, checked=False)
+        index = self._event(RETURN, state.line, state.id, checked=False)
         self._locals(state, frame, index)
         preview = None
         if not unwinding:
             preview = self.values.preview(value)[0]
-            self.table.current.returns.append((index, self.values.intern(preview)))
+            chunk = self.table.current
+            chunk.return_event.append(index)
+            chunk.return_ref.append(self.values.intern(preview))
         self._ended(state, id(frame), unwinding, suspended, preview)
         if self.stop_reason is not None and self.raise_in_callbacks:
             raise LimitReached(self.stop_reason)
@@ -259,7 +262,7 @@ class Recorder:
     def raised(self, state: FrameState, frame: FrameType, error: BaseException) -> None:
         line = frame.f_lineno or state.line
         state.line = line
-        index = self._event("x", line, state.id, checked=False)
+        index = self._event(EXCEPTION, line, state.id, checked=False)
         self._locals(state, frame, index)
         description = describe_exception(error)
         self.last_exception = (description, line)
@@ -272,7 +275,7 @@ class Recorder:
         while self.stack:
             state = self.stack.pop()
             state.open = False
-            self._event("r", state.line, state.id, checked=False)
+            self._event(RETURN, state.line, state.id, checked=False)
             self._ended(state, None, True, False, None, stopped=self.stop_reason is not None)
 
     def stdout(self, text: str, stream: str = "out") -> None:
@@ -284,9 +287,11 @@ class Recorder:
         seen = state.seen
         values = self.values
         items = values.items
-        current = frame.f_locals
-        changed = None
+        chunk = self.table.current
+        set_names, set_refs = chunk.set_names, chunk.set_refs
+        count = 0
         removed = None
+        current = frame.f_locals
         for name in names:
             known = seen.get(name)
             if name not in current:
@@ -309,10 +314,10 @@ class Recorder:
                         seen[name] = (value, None, None)
                         continue
                     seen[name] = (value, None, None)
-                    if changed is None:
-                        changed = {}
-                    changed[name] = len(items)
+                    set_names.append(name)
+                    set_refs.append(len(items))
                     items.append(value)
+                    count += 1
                     continue
                 preview, signature = values.number(kind, value), None
             else:
@@ -322,11 +327,17 @@ class Recorder:
                 seen[name] = (token, signature, known[2])
                 continue
             seen[name] = (token, signature, preview)
-            if changed is None:
-                changed = {}
-            changed[name] = values.intern(preview)
-        if changed is not None or removed is not None:
-            self.table.current.deltas.append((index, state.id, changed or {}, removed or [], False))
+            set_names.append(name)
+            set_refs.append(values.intern(preview))
+            count += 1
+        if count or removed is not None:
+            if removed is not None:
+                row = len(chunk.delta_event)
+                chunk.deleted.extend([(row, name) for name in removed])
+            chunk.delta_event.append(index)
+            chunk.delta_frame.append(state.id)
+            chunk.delta_full.append(0)
+            chunk.delta_sets.append(count)
 
     def _locals(self, state: FrameState, frame: FrameType, index: int) -> None:
         state.last = index
@@ -335,7 +346,10 @@ class Recorder:
         values = self.values
         items = values.items
         same = values.same
-        changed = None
+        chunk = self.table.current
+        set_names, set_refs = chunk.set_names, chunk.set_refs
+        mark = len(set_refs)
+        count = 0
         current = frame.f_locals
         hidden = 0
         for name, value in current.items():
@@ -364,10 +378,10 @@ class Recorder:
                         seen[name] = (value, None, None)
                         continue
                     seen[name] = (value, None, None)
-                    if changed is None:
-                        changed = {}
-                    changed[name] = len(items)
+                    set_names.append(name)
+                    set_refs.append(len(items))
                     items.append(value)
+                    count += 1
                     continue
                 preview, signature = values.number(kind, value), None
             else:
@@ -377,28 +391,37 @@ class Recorder:
                 seen[name] = (token, signature, known[2])
                 continue
             seen[name] = (token, signature, preview)
-            if changed is None:
-                changed = {}
-            changed[name] = values.intern(preview)
+            set_names.append(name)
+            set_refs.append(values.intern(preview))
+            count += 1
         removed = None
         if len(seen) > len(current) - hidden:   # some name seen before is unbound now
             removed = [name for name in seen if name not in current]
             for name in removed:
                 del seen[name]
-        table = self.table
-        if state.serial != table.serial:
-            state.serial = table.serial
+        full = state.serial != self.table.serial
+        if full:   # the frame's first delta in this chunk holds all its names (the chunk replays alone)
+            state.serial = self.table.serial
+            del set_names[mark:], set_refs[mark:]
+            removed = None
             intern = values.intern
-            full = {}
             for name, known in seen.items():
+                set_names.append(name)
                 if known[2] is None:
-                    full[name] = len(items)
+                    set_refs.append(len(items))
                     items.append(known[0])
                 else:
-                    full[name] = intern(known[2])
-            table.current.deltas.append((index, state.id, full, [], True))
-        elif changed is not None or removed is not None:
-            table.current.deltas.append((index, state.id, changed or {}, removed or [], False))
+                    set_refs.append(intern(known[2]))
+            count = len(seen)
+        elif not count and removed is None:
+            return
+        if removed is not None:
+            row = len(chunk.delta_event)
+            chunk.deleted.extend([(row, name) for name in removed])
+        chunk.delta_event.append(index)
+        chunk.delta_frame.append(state.id)
+        chunk.delta_full.append(full)
+        chunk.delta_sets.append(count)
 
 
 def _same_number(old: Any, new: Any) -> bool:

@@ -12,26 +12,41 @@ dropped chunks are forgotten too (see `EventTable.drop_frames`).
 """
 from __future__ import annotations
 
+from array import array
 from collections import deque
 
 
 class Chunk:
-    """Consecutive events and everything recorded at them."""
+    """Consecutive events and everything recorded at them, as columns.
 
-    __slots__ = ("start", "kinds", "lines", "frames", "deltas", "returns", "exceptions", "stdout", "ended",
+    Columns are `array`s and a `bytearray` rather than lists of objects: a million events and
+    their locals deltas cost tens of MB, not hundreds (a tuple and a dict per delta did), and
+    they are written out as bytes without a loop (`packed`)."""
+
+    __slots__ = ("start", "kinds", "lines", "frames", "delta_event", "delta_frame", "delta_full", "delta_sets",
+                 "set_names", "set_refs", "deleted", "return_event", "return_ref", "exceptions", "stdout", "ended",
                  "values")
 
     def __init__(self, start: int) -> None:
         self.start = start                  # run-wide index of the chunk's first event
-        self.kinds: list[str] = []
-        self.lines: list[int] = []
-        self.frames: list[int] = []
-        self.deltas: list[tuple] = []       # (event, frame, set, del, full)
-        self.returns: list[tuple] = []      # (event, Value)
+        self.kinds = bytearray()            # b"c", b"l", b"r" or b"x" per event
+        self.lines = array("i")
+        self.frames = array("i")
+        # Locals deltas, one row each: run-wide event, frame id, full snapshot (0/1), and how many
+        # `set` entries it has; the entries follow each other in `set_names`/`set_refs`.
+        self.delta_event = array("i")
+        self.delta_frame = array("i")
+        self.delta_full = bytearray()
+        self.delta_sets = array("i")
+        self.set_names: list[str] = []
+        self.set_refs = array("i")          # indexes into `values`
+        self.deleted: list[tuple] = []      # (delta row, name) of names a delta unbinds
+        self.return_event = array("i")
+        self.return_ref = array("i")        # index into `values` of each return's value
         self.exceptions: list[tuple] = []   # (event, {"type", "message"})
-        self.stdout: list[tuple] = []       # (event, text)
+        self.stdout: list[tuple] = []       # (event, text, stream)
         self.ended: list[int] = []          # frames whose last event is in this chunk
-        self.values: list[dict] = []        # previews referred to by this chunk (local indexes)
+        self.values: list = []              # previews, and numbers kept raw (local indexes)
 
 
 class EventTable:

@@ -114,6 +114,12 @@ def examine(directory: str, name: str, backends: list[str]) -> dict:
     return report
 
 
+def last_delta_names(chunk) -> list[str]:
+    """The names the chunk's last locals delta sets or unbinds."""
+    count, row = chunk.delta_sets[-1], len(chunk.delta_event) - 1
+    return sorted({*chunk.set_names[len(chunk.set_names) - count:], *(n for r, n in chunk.deleted if r == row)})
+
+
 def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> list:
     """A traced run in which every cheap step (one that looked only at the names its line writes) is
     followed by a look at every local: anything that look still finds changed was missed. Returns
@@ -124,11 +130,11 @@ def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> 
 
     def named_then_all(self, state, frame, index, names):
         original(self, state, frame, index, names)
-        deltas = self.table.current.deltas
-        before = len(deltas)
+        chunk = self.table.current
+        before = len(chunk.delta_event)
         self._locals(state, frame, index)
-        if len(deltas) > before:
-            missed.append([index, sorted({*deltas[-1][2], *deltas[-1][3]})])
+        if len(chunk.delta_event) > before:
+            missed.append([index, last_delta_names(chunk)])
 
     recorder.Recorder._locals_named = named_then_all
     try:
