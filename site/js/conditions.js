@@ -523,7 +523,7 @@ class Parser {
         return (lookup) => {
           const v = lookup(name);
           if (v === undefined) throw new EvaluationError(`name '${name}' is not defined here`);
-          return fromPreview(v);
+          return v !== null && typeof v === 'object' ? fromPreview(v) : v; // a number, bool or None as itself
         };
       }
       case 'op':
@@ -548,7 +548,8 @@ class Parser {
  * @property {string} source  the text as given
  * @property {Set<string>} names  local names the condition reads
  * @property {(lookup: (name: string) => any) => boolean} test
- *   evaluate with `lookup(name)` returning a trace Value preview (or undefined
+ *   evaluate with `lookup(name)` returning a trace Value preview, or a number, boolean or null
+ *   standing for itself (or undefined
  *   when the name is not a local there); throws EvaluationError when undecidable
  */
 

@@ -140,6 +140,20 @@ export class ValueTable {
     }
   }
 
+  /**
+   * What a condition sees at index k: a number, boolean or null as itself (no preview object is
+   * made: a conditional continue asks this once per hit), anything else as its Value.
+   * @param {number} k
+   */
+  runtime(k) {
+    switch (this.kinds[k]) {
+      case INT: case FLOAT: return this.numbers[k];
+      case BOOL: return this.numbers[k] !== 0;
+      case NONE: return null;
+      default: return this.get(k);
+    }
+  }
+
   /** What crosses from the worker to the page (typed arrays are transferred). */
   parts() {
     return { kinds: this.kinds, numbers: this.numbers, previews: this.previews, slot: this.slot };

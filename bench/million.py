@@ -1,0 +1,192 @@
+"""A million steps in the page: record, hand over and step through a ~1,000,000-event run in Chromium.
+
+Next to the built lesson site this writes a small page (`bench-million.html`) that uses the site's
+own modules: the Python worker (`python-worker.js`, booted exactly as a lesson page boots it) runs
+the capacity program of bench/capacity.mjs (a loop calling a helper, ~3 events per iteration) as a
+live run with limits that admit a million events, and the page revives the replay the worker built
+(`Replay.fromParts`) and asks what a paint asks (position, stack, locals, output). Measured on the
+page's clock: click → ready to step (record + index in the worker + transfer + revive), the longest
+main-thread task in that time (PerformanceObserver "longtask": any task over 50 ms is one), each
+kind of move afterwards, and the page's JS heap. Not a test; part of `make bench` (section `million`).
+
+    python bench/million.py        # a quick look: builds the site, prints one JSON object
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+ITERATIONS = 327_933      # ~1,000,200 events (3.05 per iteration)
+PROGRAM = '''\
+def helper(t, i):
+    y = t % 1000
+    return y + i
+
+
+def main(n):
+    total = 0
+    for i in range(n):
+        total += i
+        if i % 100 == 0:
+            total = helper(total, i)
+    return total
+'''
+
+PAGE = '''<!doctype html>
+<meta charset="utf-8">
+<title>A million steps</title>
+<script type="application/json" id="bench-data">__DATA__</script>
+<script type="module" src="./bench-million.mjs"></script>
+'''
+
+# The page's module (a file of its own: the site's Content-Security-Policy allows no inline script).
+SCRIPT = '''import { PythonWorker } from "./assets/js/python-worker.js";
+import { Replay } from "./assets/js/replay.js";
+
+const data = JSON.parse(document.getElementById("bench-data").textContent);
+const longTasks = [];
+new PerformanceObserver((list) => { for (const e of list.getEntries()) longTasks.push([e.startTime, e.duration]); })
+  .observe({ type: "longtask", buffered: true });
+const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+const request = (n) => ({ source: "py/stepwise_million/capacity.py", module: "stepwise_million.capacity",
+  setup: "from stepwise_million.capacity import main\\n", entry: `result = main(${n})\\n`, function: "main",
+  case: "million", limits: { timeLimit: 60, maxEvents: 1_000_000, deadlineMs: 120_000 } });
+
+function paintQueries(replay) {
+  const p = replay.position();
+  const at = p.finished ? replay.eventCount - 1 : p.index;
+  return [replay.stackAt(at), replay.localsAt(at), replay.stdoutUntil(p.finished ? replay.eventCount : p.index)];
+}
+
+async function once(n) {
+  await frame();
+  const clicked = performance.now();
+  const answer = await data.worker.run(request(n)).result;
+  const arrived = performance.now();
+  if (answer.type !== "trace") throw new Error(`run answered ${answer.type}: ${answer.message ?? ""}`);
+  const replay = Replay.fromParts(answer.replay);
+  replay.start();
+  paintQueries(replay);
+  const revived = performance.now();
+  await frame();
+  const ready = performance.now();
+  const during = longTasks.filter(([start, duration]) => start + duration >= clicked && start <= ready);
+  return { replay, clicked, figures: {
+    events: replay.eventCount, stats: replay.trace.stats, end: replay.trace.end.status, gap: replay.gapInfo(),
+    click_to_ready_ms: ready - clicked, worker_ms: answer.ms, worker_phases: answer.phases,
+    message_ms: arrived - clicked - answer.ms, revive_ms: revived - arrived,
+    longest_main_task_ms: Math.max(0, ...during.map(([, d]) => d)), long_tasks: during.length } };
+}
+
+function time(label, count, before, move) {
+  const ms = [];
+  for (let k = 0; k < count; k++) {
+    before(k);
+    const t0 = performance.now();
+    move();
+    ms.push(performance.now() - t0);
+  }
+  ms.sort((a, b) => a - b);
+  return { label, median: ms[ms.length >> 1], p95: ms[Math.floor(ms.length * 0.95)], max: ms.at(-1) };
+}
+
+try {
+  const worker = data.worker = new PythonWorker(data.options);
+  await worker.boot();
+  await once(1000);                       // warm: the first run of a page compiles the recorder
+  const runs = [];
+  let last = null;
+  for (let r = 0; r < data.repeats; r++) {
+    last = await once(data.iterations);
+    runs.push(last.figures);
+  }
+  const replay = last.replay;
+  const m = replay.totalStops;
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const seek = () => replay.seekStep(1 + Math.floor(random() * m));
+  const withPaint = (move) => () => { move(); paintQueries(replay); };
+  const moves = [
+    time("step into + paint queries", 300, () => random() < 0.05 && seek(), withPaint(() => replay.stepInto())),
+    time("step over + paint queries", 300, () => random() < 0.05 && seek(), withPaint(() => replay.stepOver())),
+    time("step back + paint queries", 300, () => random() < 0.05 && seek(), withPaint(() => replay.stepBack())),
+    time("timeline seek + paint queries", 300, () => {}, withPaint(seek)),
+  ];
+  replay.setBreakpoint(2);
+  replay.start();
+  moves.push(time("continue to breakpoint + paint queries", 300, () => {}, withPaint(() => {
+    if (replay.continue().reason === "end") replay.start();
+  })));
+  replay.clearBreakpoints();
+  const conditional = [];
+  for (let k = 1; k <= 5; k++) {
+    replay.clearBreakpoints();
+    replay.setBreakpoint(9, { condition: `i == ${Math.floor(k * data.iterations / 6)}` });
+    replay.start();
+    const t0 = performance.now();
+    const move = replay.continue();
+    conditional.push(performance.now() - t0);
+    if (move.reason !== "breakpoint") throw new Error("the conditional breakpoint was not hit");
+  }
+  conditional.sort((a, b) => a - b);
+  moves.push({ label: "first continue to a conditional breakpoint (i == k)", median: conditional[2],
+               p95: conditional[4], max: conditional[4] });
+  const heap = performance.memory ? { used_mb: performance.memory.usedJSHeapSize / 1e6 } : null;
+  window.__million = { runs, moves, heap };
+} catch (error) {
+  window.__million = { error: String(error?.stack ?? error) };
+}
+'''
+
+
+def prepare(site: Path, iterations: int = ITERATIONS, repeats: int = 3) -> str:
+    """Write the capacity program and the bench page into the built `site`; return the page's path."""
+    html = (site / "s08" / "index.html").read_text(encoding="utf-8")
+    lesson = json.loads(re.search(r'<script type="application/json" id="lesson-data">(.*?)</script>', html,
+                                  re.S).group(1))
+    folder = site / "py" / "stepwise_million"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "capacity.py").write_text(PROGRAM, encoding="utf-8")
+    root = lesson["root"].removeprefix("../") or "."
+    files = [*lesson["files"], "py/stepwise_million/__init__.py", "py/stepwise_million/capacity.py"]
+    options = {"root": root, "files": files, "pythonRoot": lesson.get("pythonRoot", "py"),
+               "pyodide": lesson["pyodide"]}
+    data = json.dumps({"options": options, "iterations": iterations, "repeats": repeats})
+    (site / "bench-million.html").write_text(PAGE.replace("__DATA__", data.replace("</", "<\\/")), encoding="utf-8")
+    (site / "bench-million.mjs").write_text(SCRIPT, encoding="utf-8")
+    return "bench-million.html"
+
+
+def bench_million(browser, new_page, server, repeats: int = 3) -> dict:
+    path = prepare(server.out, repeats=repeats)
+    context, page, errors = new_page(browser)
+    page.goto(f"{server.origin}/{path}")
+    try:
+        page.wait_for_function("() => window.__million", timeout=300_000, polling=200)
+    except Exception as error:  # noqa: BLE001 - say what the page said, then fail the section
+        raise RuntimeError(f"bench-million.html did not finish; page errors {errors[:5]}") from error
+    result = page.evaluate("() => window.__million")
+    context.close()
+    if "error" in result:
+        raise RuntimeError(f"bench-million.html: {result['error']}; page errors {errors[:3]}")
+    result["iterations"] = ITERATIONS
+    return result
+
+
+if __name__ == "__main__":
+    import sys
+    import tempfile
+    sys.path.insert(0, str(Path(__file__).parent))
+    import run
+    from playwright.sync_api import sync_playwright
+    server = run.Server(Path(tempfile.mkdtemp(prefix="stepwise-million-")) / "site", isolation=True)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=run.CHROMIUM, args=run.CHROMIUM_ARGS)
+            print(json.dumps(bench_million(browser, run.new_page, server, int(sys.argv[1]) if sys.argv[1:] else 1),
+                             indent=1))
+            browser.close()
+    finally:
+        server.close()
