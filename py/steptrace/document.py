@@ -73,6 +73,7 @@ def tables(recorder: Recorder) -> dict:
     deltas, returns, values = [], [], []
     for chunk in table.chunks():
         where = _pool_values(recorder, chunk.values, values)
+        first = chunk.value_base
         whole = whole_events(chunk)
         kinds.append(chunk.kinds[:whole].decode("ascii"))
         lines.extend(chunk.lines[:whole])
@@ -83,10 +84,11 @@ def tables(recorder: Recorder) -> dict:
         names, refs, at = chunk.set_names, chunk.set_refs, 0
         for row, count in enumerate(chunk.delta_sets):
             deltas.append({"i": index(chunk.delta_event[row]), "f": chunk.delta_frame[row],
-                           "set": {names[e]: where[refs[e]] for e in range(at, at + count)},
+                           "set": {names[e]: where[refs[e] - first] for e in range(at, at + count)},
                            "del": deleted.get(row, []), "full": bool(chunk.delta_full[row])})
             at += count
-        returns.extend([index(i), where[ref]] for i, ref in zip(chunk.return_event, chunk.return_ref, strict=True))
+        returns.extend([index(i), where[ref - first]]
+                       for i, ref in zip(chunk.return_event, chunk.return_ref, strict=True))
     kept = len(lines)
     return {"frames": frame_rows(recorder), "events": {"kind": "".join(kinds), "line": lines, "frame": frames},
             "gap": gap(table), "values": values, "locals": [d for d in deltas if d["i"] < kept],

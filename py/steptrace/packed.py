@@ -24,6 +24,11 @@ if array("i").itemsize != 4 or array("d").itemsize != 8:   # pragma: no cover - 
     raise ImportError("packed traces need 4-byte ints and 8-byte doubles")
 
 
+def _shifted(column: array, by: int) -> array:
+    """`column` with `by` added to each entry (the same array when `by` is 0, as it is without a gap)."""
+    return column if not by else array(column.typecode, map(by.__add__, column))
+
+
 def pack(recorder: Recorder, document: dict) -> dict:
     """{"header": JSON text, "previews": JSON text, "columns": {name: bytes}} for one run.
 
@@ -50,14 +55,15 @@ def pack(recorder: Recorder, document: dict) -> dict:
         frame += chunk.frames[:whole]
         first_row = len(delta_event)
         deleted.extend([first_row + row, name] for row, name in chunk.deleted)
-        delta_event.fromlist(list(map(shift.__add__, chunk.delta_event)))
+        delta_event += _shifted(chunk.delta_event, shift)
         delta_frame += chunk.delta_frame
         delta_full += chunk.delta_full
         delta_sets += chunk.delta_sets
         set_names.extend(chunk.set_names)
-        set_value.fromlist(list(map(base.__add__, chunk.set_refs)))
-        return_event.fromlist(list(map(shift.__add__, chunk.return_event)))
-        return_value.fromlist(list(map(base.__add__, chunk.return_ref)))
+        moved = base - chunk.value_base                     # values dropped before this chunk, if any
+        set_value += _shifted(chunk.set_refs, moved)
+        return_event += _shifted(chunk.return_event, shift)
+        return_value += _shifted(chunk.return_ref, moved)
         values = chunk.values
         value_kind += bytes(map(_KINDS.__getitem__, map(type, values)))
         value_number.fromlist([0 if type(v) is dict or v is None else v for v in values])

@@ -122,9 +122,11 @@ class Recorder:
         if self._room <= 0:
             table = self.table
             if len(table.current.kinds) >= table.chunk_size:
+                base = self.values.base + len(self.values.items)
                 for forgotten in table.rotate(index, self.calls):
                     self.frames.pop(forgotten, None)
-                self.values.use(table.current.values)
+                table.current.value_base = base
+                self.values.use(table.current.values, base)
             self._room = table.chunk_size - len(table.current.kinds)
         self._room -= 1
         chunk = self.table.current
@@ -286,7 +288,7 @@ class Recorder:
         """After a pure line: look only at the names it wrote (a step costs a few names, not all)."""
         seen = state.seen
         values = self.values
-        items = values.items
+        items, base = values.items, values.base
         chunk = self.table.current
         set_names, set_refs = chunk.set_names, chunk.set_refs
         count = 0
@@ -315,7 +317,7 @@ class Recorder:
                         continue
                     seen[name] = (value, None, None)
                     set_names.append(name)
-                    set_refs.append(len(items))
+                    set_refs.append(base + len(items))
                     items.append(value)
                     count += 1
                     continue
@@ -344,7 +346,7 @@ class Recorder:
         state.collections = self.collections
         seen = state.seen
         values = self.values
-        items = values.items
+        items, base = values.items, values.base
         same = values.same
         chunk = self.table.current
         set_names, set_refs = chunk.set_names, chunk.set_refs
@@ -379,7 +381,7 @@ class Recorder:
                         continue
                     seen[name] = (value, None, None)
                     set_names.append(name)
-                    set_refs.append(len(items))
+                    set_refs.append(base + len(items))
                     items.append(value)
                     count += 1
                     continue
@@ -408,7 +410,7 @@ class Recorder:
             for name, known in seen.items():
                 set_names.append(name)
                 if known[2] is None:
-                    set_refs.append(len(items))
+                    set_refs.append(base + len(items))
                     items.append(known[0])
                 else:
                     set_refs.append(intern(known[2]))

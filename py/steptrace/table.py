@@ -25,7 +25,7 @@ class Chunk:
 
     __slots__ = ("start", "kinds", "lines", "frames", "delta_event", "delta_frame", "delta_full", "delta_sets",
                  "set_names", "set_refs", "deleted", "return_event", "return_ref", "exceptions", "stdout", "ended",
-                 "values")
+                 "values", "value_base")
 
     def __init__(self, start: int) -> None:
         self.start = start                  # run-wide index of the chunk's first event
@@ -39,14 +39,15 @@ class Chunk:
         self.delta_full = bytearray()
         self.delta_sets = array("i")
         self.set_names: list[str] = []
-        self.set_refs = array("i")          # indexes into `values`
+        self.set_refs = array("i")          # run-wide value indexes (`value_base` + a position in `values`)
         self.deleted: list[tuple] = []      # (delta row, name) of names a delta unbinds
         self.return_event = array("i")
-        self.return_ref = array("i")        # index into `values` of each return's value
+        self.return_ref = array("i")        # run-wide value index of each return's value
         self.exceptions: list[tuple] = []   # (event, {"type", "message"})
         self.stdout: list[tuple] = []       # (event, text, stream)
         self.ended: list[int] = []          # frames whose last event is in this chunk
-        self.values: list = []              # previews, and numbers kept raw (local indexes)
+        self.values: list = []              # previews, and numbers kept raw
+        self.value_base = 0                 # run-wide value index of values[0]
 
 
 class EventTable:

@@ -20,9 +20,9 @@ class ValuePool:
     """The document's `values` table: each distinct preview once, referred to by index.
 
     An object seen before under the same id reuses its preview while its signature still
-    holds (the same `messages` passed down three calls is previewed once). Indexes are
-    local to the list in `items` (one per event-table chunk, so previews are dropped with
-    their chunk); `use` switches to the next chunk's list.
+    holds (the same `messages` passed down three calls is previewed once). `items` is the
+    current event-table chunk's list (previews are dropped with their chunk); `use` switches
+    to the next chunk's list. Indexes are run-wide: `base` + the position in `items`.
     """
 
     CACHE_CAP = 4096
@@ -30,22 +30,23 @@ class ValuePool:
     def __init__(self, previewer: Previewer | None = None) -> None:
         self.previewer = previewer or Previewer()
         self.items: list[dict] = []
+        self.base = 0                           # run-wide index of items[0]
         self._index: dict[int, int] = {}        # id(preview) -> index in `items`
         self._cache: dict[int, tuple] = {}      # id(object) -> (Snap, preview); holds no container or object
         self._texts: dict[str, dict] = {}       # short str -> preview
         self._by_text: dict[str, list] = {}     # short repr -> indexes of structured previews with it
         self._kept: list[dict] = []             # previews folded into an equal one (their ids stay valid)
 
-    def use(self, items: list[dict]) -> None:
-        self.items, self._index, self._by_text, self._kept = items, {}, {}, []
+    def use(self, items: list[dict], base: int = 0) -> None:
+        self.items, self.base, self._index, self._by_text, self._kept = items, base, {}, {}, []
 
     def number(self, kind: type, value: object) -> dict:
         """Preview of an exact int, float, bool or None."""
         return self.previewer.number(kind, value)
 
     def intern(self, preview: dict) -> int:
-        """Index of `preview` in the current list, adding it once; structured previews that are
-        equal (deep copies, a value changed back) share one entry."""
+        """Run-wide index of `preview`, adding it to the current list once; structured previews
+        that are equal (deep copies, a value changed back) share one entry."""
         ref = self._index.get(id(preview))
         if ref is None:
             if "items" in preview or "entries" in preview or "fields" in preview:
@@ -56,13 +57,13 @@ class ValuePool:
                         if items[ref] == preview:
                             self._index[id(preview)] = ref
                             self._kept.append(preview)
-                            return ref
+                            return ref + self.base
                     same_text.append(len(items))
                 else:
                     self._by_text[preview["r"]] = [len(self.items)]
             ref = self._index[id(preview)] = len(self.items)
             self.items.append(preview)
-        return ref
+        return ref + self.base
 
     def preview(self, value: object, failed: Snap | None = None) -> tuple[dict, Snap | None]:
         """(preview, signature) of `value`; the signature is None for exact scalars (compare
