@@ -86,6 +86,9 @@ const INDEX_FIELDS = [
   '_fsStart', '_fsList', '_returnEvent', '_returnValue', '_exceptions', '_outEvent', '_outCum', '_outText',
 ];
 
+/** Conditions evaluated before deciding whether remembering answers per change pays (see _condAt). */
+const MEMO_TRIAL = 256;
+
 const EMPTY_TRACE = Object.freeze({
   format: 'stepwise-trace', version: 2, frames: [], events: { kind: '', line: [], frame: [] }, values: [],
   locals: [], returns: [], exceptions: [], stdout: [], gap: null,
@@ -856,6 +859,13 @@ export class Replay {
       results: null,
       cum: null,
       evalUpTo: 0,
+      // The last answer and what it was given (frame, full snapshot, each name's change entry).
+      nameList: null,
+      memoKey: null,
+      memoResult: 0,
+      memoMessage: '',
+      memoTries: 0,
+      memoHits: 0,
     };
     this._bps.set(line, bp);
     this._condError = null;
@@ -985,20 +995,49 @@ export class Replay {
     }
     if (cached !== 0) return cached === 1;
     const lk = this._lookup();
-    lk.moveTo(this._fidx[i], i);
-    let ok = false;
-    try {
-      ok = bp.condition.test(lk.get);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+    const fi = this._fidx[i];
+    lk.moveTo(fi, i);
+    // Per change, not per hit: the answer depends only on the frame, its last full snapshot and the
+    // entries of the names the condition reads. While none of them moved, the last answer stands
+    // (`len(groups) > 1` on a hot line is evaluated once per change of `groups`). When the names
+    // change at nearly every hit (`i == k` in a loop) the check only costs, so it is dropped.
+    let same = false;
+    if (bp.memoTries < MEMO_TRIAL || bp.memoHits * 8 >= bp.memoTries) {
+      const names = (bp.nameList ??= [...bp.condition.names]);
+      const key = (bp.memoKey ??= new Int32Array(names.length + 2).fill(-2));
+      const full = this._lastFull(fi, i);
+      same = key[0] === fi && key[1] === full;
+      key[0] = fi;
+      key[1] = full;
+      for (let j = 0; j < names.length; j++) {
+        const h = lk.entry(names[j]);
+        if (key[j + 2] !== h) {
+          key[j + 2] = h;
+          same = false;
+        }
+      }
+      bp.memoTries++;
+      if (same) bp.memoHits++;
+    }
+    let result = same ? bp.memoResult : 0;
+    if (result === 0) {
+      try {
+        result = bp.condition.test(lk.get) ? 1 : 2;
+      } catch (err) {
+        bp.memoMessage = err instanceof Error ? err.message : String(err);
+        result = 3;
+      }
+      bp.memoResult = result;
+    }
+    bp.results[q] = result;
+    if (result === 3) {
+      const message = bp.memoMessage;
       bp.error = { index: i, message };
       (bp.errors ??= new Map()).set(i, message);
       this._condError = { line: bp.line, index: i, message };
-      bp.results[q] = 3;
       return true;
     }
-    bp.results[q] = ok ? 1 : 2;
-    return ok;
+    return result === 1;
   }
 
   // -------------------------------------------------------------------------
@@ -1030,10 +1069,10 @@ export class Replay {
     return -1;
   }
 
-  /** What a condition sees of the value set by change-list entry h of a slot whose list starts at
-   * `first`, as of event i (`ValueTable.runtime`), or undefined when the name is unbound there. */
-  _valueAtEntry(fi, h, first, i) {
-    if (h < first) return undefined;
+  /** What a condition sees of the value set by change-list entry h (-1: none), as of event i
+   * (`ValueTable.runtime`), or undefined when the name is unbound there. */
+  _valueAtEntry(fi, h, i) {
+    if (h < 0) return undefined;
     const ref = this._slotValue[h];
     if (ref < 0 || this._slotList[h] < this._lastFull(fi, i)) return undefined;
     return this._values.runtime(ref);
@@ -1061,14 +1100,15 @@ export class Replay {
         lk.fi = fi;
         lk.i = i;
       },
-      get(name) {
+      /** The entry of `name`'s last change at or before the current event (-1: none). */
+      entry(name) {
         let rec = names.get(name);
         if (rec === undefined) {
           rec = { slot: eng._slotFor(lk.fi, name), hint: -1 };
           names.set(name, rec);
         }
         const slot = rec.slot;
-        if (slot < 0) return undefined;
+        if (slot < 0) return -1;
         const i = lk.i, lo = start[slot], hi = start[slot + 1];
         let h = rec.hint;
         if (h >= lo && ev[list[h]] <= i) {
@@ -1083,7 +1123,10 @@ export class Replay {
           h = lastAtMostBy(ev, list, lo, hi, i);
         }
         rec.hint = h;
-        return eng._valueAtEntry(lk.fi, h, lo, i);
+        return h >= lo ? h : -1;
+      },
+      get(name) {
+        return eng._valueAtEntry(lk.fi, lk.entry(name), lk.i);
       },
     };
     this._lk = lk;

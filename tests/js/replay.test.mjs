@@ -814,3 +814,49 @@ describe('1,000,000 events with a gap (runaway windows)', () => {
     assert.ok(first.vars.size > 0);
   });
 });
+
+describe('conditions per change', () => {
+  // A loop at line 5 whose `i` changes at every hit and `g` every 100 hits (at i = 0, 100, 200, ...).
+  function loop(n) {
+    const events = [['c', 1, 1]];
+    const locals = [{ i: 0, f: 1, set: { i: 0, g: 0 }, full: true }];
+    for (let k = 0; k < n; k++) {
+      events.push(['l', 5, 1]);
+      const set = { i: k };
+      if (k % 100 === 0) set.g = k / 100;
+      locals.push({ i: events.length - 1, f: 1, set });
+    }
+    events.push(['r', 6, 1]);
+    return new Replay(buildTrace({ events, frames: [{ id: 1, function: 'f', parent: null, line: 1 }], locals }));
+  }
+
+  test('an answer kept while the names are unchanged is never stale', () => {
+    const r = loop(2000);
+    for (const [condition, expected] of [['g == 7', 701], ['g == 7 and i > 750', 752], ['g > 3 and i % 250 == 0', 501]]) {
+      r.clearBreakpoints();
+      r.setBreakpoint(5, { condition });
+      r.start();
+      const move = r.continue();
+      assert.equal(move.reason, 'breakpoint', condition);
+      assert.equal(move.index, expected, condition);
+      assert.equal(r.localsAt(move.index).vars.get('i').r, String(expected - 1), condition);
+    }
+    r.clearBreakpoints();
+    r.setBreakpoint(5, { condition: 'g == 7' });
+    r.toEnd();
+    assert.equal(r.reverseContinue().index, 800); // the last hit with g == 7 (i = 799)
+  });
+
+  test('an error kept for unchanged names is reported at each event it stops', () => {
+    const r = loop(500);
+    r.setBreakpoint(5, { condition: 'g > "x"' });
+    r.start();
+    const first = r.continue();       // from the first stop (event 1) to the next hit
+    assert.equal(first.index, 2);
+    assert.match(r.conditionError.message, /not supported/);
+    const second = r.continue();
+    assert.equal(second.index, 3);
+    assert.equal(r.conditionError.index, 3);
+    assert.match(r.conditionError.message, /not supported/);
+  });
+});
