@@ -511,6 +511,17 @@ def watch(out: Path, lessons_dirs: list[Path], lessons: list[Lesson], every: flo
     threading.Thread(target=loop, args=(lessons,), daemon=True).start()
 
 
+def not_modified(since: str | None, mtime: float) -> bool:
+    """Does an If-Modified-Since header say the browser's copy is as new as the file (seconds)?"""
+    from email.utils import parsedate_to_datetime
+    if not since:
+        return False
+    try:
+        return int(mtime) <= parsedate_to_datetime(since).timestamp()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return False
+
+
 def serve(out: Path, port: int, isolation: bool = True) -> None:
     """Serve `out` on 127.0.0.1: right MIME types; a file's build-time .br or .gz copy when the browser
     takes it, gzip made here for other text; Pyodide's folder cached for good.
@@ -553,6 +564,10 @@ def serve(out: Path, port: int, isolation: bool = True) -> None:
                     return
             if gzip_ok and path.suffix in COMPRESSIBLE and path.is_file():
                 stat = path.stat()
+                if not_modified(self.headers.get("If-Modified-Since"), stat.st_mtime):
+                    self.send_response(304)   # the browser's copy is current: revalidation costs no body
+                    self.end_headers()
+                    return
                 body = compressed.get((str(path), stat.st_mtime))
                 if body is None:
                     body = compressed[(str(path), stat.st_mtime)] = gzip.compress(path.read_bytes(), 6)

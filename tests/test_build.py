@@ -240,6 +240,7 @@ def test_a_case_that_hits_its_limit(authoring, tmp_path):
 def test_serve_watch_rebuilds_when_a_lesson_file_changes(authoring, tmp_path):
     import socket
     import time
+    import urllib.error
     import urllib.request
 
     lessons, _, _ = authoring
@@ -260,6 +261,15 @@ def test_serve_watch_rebuilds_when_a_lesson_file_changes(authoring, tmp_path):
             except OSError:
                 assert time.monotonic() < deadline and process.poll() is None, "serve did not start"
                 time.sleep(0.2)
+        # A gzipped asset revalidates with a 304 and no body (the worker asks for modules the page has).
+        asset = f"http://127.0.0.1:{port}/assets/js/replay.js"
+        first = urllib.request.urlopen(urllib.request.Request(asset, headers={"Accept-Encoding": "gzip"}), timeout=5)
+        assert first.headers["Content-Encoding"] == "gzip" and first.headers["Last-Modified"]
+        again = urllib.request.Request(asset, headers={"Accept-Encoding": "gzip",
+                                                       "If-Modified-Since": first.headers["Last-Modified"]})
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(again, timeout=5)
+        assert answer.value.code == 304 and answer.value.read() == b""
         prose = lessons / "s08" / "lesson.zh.md"
         prose.write_text(prose.read_text(encoding="utf-8") + "\n新加的一段：WATCHED\n", encoding="utf-8")
         deadline = time.monotonic() + 60

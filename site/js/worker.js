@@ -13,8 +13,9 @@
 // A trace leaves this file as a built replay (`Replay.parts()`): Python writes it packed (typed
 // columns, no JSON of the big tables), it is indexed here, off the page's thread, and its buffers
 // are transferred, not copied. No PyProxy leaves this file.
-import { Replay } from "./replay.js";
-import { fromPacked } from "./trace-columns.js";
+// The replay engine is only needed once a run has ended: fetched beside Pyodide, not before it.
+const engine = Promise.all([import("./replay.js"), import("./trace-columns.js")])
+  .then(([{ Replay }, { fromPacked }]) => ({ Replay, fromPacked }));
 
 const MOUNT = "/repo";
 const REST_FILE = "python_stdlib_rest.zip";  // the standard modules Python boots without
@@ -146,7 +147,7 @@ function record(request, onPhase = null) {
   }
 }
 
-function run(request) {
+function run(request, { Replay, fromPacked }) {
   const started = performance.now();
   try {
     // The code has stopped; only the trace is being written: the page's watchdog waits for it.
@@ -185,6 +186,13 @@ self.onmessage = async ({ data }) => {
       postMessage({ type: "failed", id: data.id, message: "Python did not start" });
       return;
     }
-    run(data);
+    let built;
+    try {
+      built = await engine;
+    } catch (error) {
+      postMessage({ type: "failed", id: data.id, message: `the replay engine did not load: ${error?.message ?? error}` });
+      return;
+    }
+    run(data, built);
   }
 };
