@@ -190,7 +190,7 @@ class Recorder:
             chunk.frames.append(state.id)
             self.count = index + 1
         if (plan is not None and state.last == index - 1 and state.collections == self.collections
-                and state.serial == self.table.serial and not _other_threads()):
+                and state.serial == self.table.serial and not _thread_count()):   # no other thread
             # A pure line (line_effects): if every name it read, and every value it overwrote, was a
             # scalar, it ran no code of the program's and only the names it wrote can have changed.
             seen = state.seen
@@ -433,9 +433,8 @@ def _same_number(old: Any, new: Any) -> bool:
     return old != old and new != new
 
 
-def _other_threads() -> bool:
-    """Another thread could change a frame's values between its steps."""
-    return _thread._count() > 0
+# Another thread could change a frame's values between its steps: cheap steps need it to be alone.
+_thread_count = _thread._count
 
 
 def _last_op(frame: FrameType) -> int | None:
