@@ -6,7 +6,7 @@ Builds the site into a temp dir, serves it twice (cross-origin isolated, and --n
 Debian's Chromium with Playwright, runs Pyodide under node for the recorder figures, and times the
 builder. Sections: build, weight, navigation, rerun, runaway, overhead, capacity. Not a test: the
 machine is noisy, so every figure is the median of several runs, reported with its min and max.
-Takes about four minutes (`--quick`: fewer repetitions, for trying the script itself).
+Takes about seven minutes (`--quick`: fewer repetitions, for trying the script itself).
 """
 from __future__ import annotations
 
@@ -736,7 +736,7 @@ def markdown(results: dict, rows: list[dict]) -> str:
         + ", ".join(f"{k} {v}" for k, v in m.get("load_by_section", {}).items())
         + ". A load above the core count means other jobs shared the CPU, and the time figures are pessimistic.",
         "",
-        "How to run: `make bench` (about four minutes; not part of `make test`). It builds the site into a temp "
+        "How to run: `make bench` (about seven minutes; not part of `make test`). It builds the site into a temp "
         "dir, serves it twice with `build.py serve` (gzip; one server with COOP/COEP, one with "
         "`--no-isolation`), drives headless Chromium with Playwright, and runs Pyodide under node.",
         "",
@@ -748,12 +748,17 @@ def markdown(results: dict, rows: list[dict]) -> str:
         "- **Re-run on a warm worker**: for every lesson case of the three debuggers, switch the case with the "
         "输入 picker (which clears the replay), click 运行, time from the click event to one frame after the "
         "status turns 已完成/出错 (in-page). Several rounds over all 15 cases.",
-        "- **Recorder overhead**: `run_case` traced / untraced (setup + entry, best of N, same Pyodide), using "
-        "the workloads of `tools/overhead.py`; the range is over rounds.",
+        "- **Recorder overhead**: `run_case` traced / untraced (setup + entry, best of N, same Pyodide under "
+        "node), using the workloads of `tools/overhead.py`; the range is over rounds. **Per step**: (traced − "
+        "untraced) / events, in Pyodide (that run) and on this CPython (`tools/overhead.py --cpython`, settrace).",
         "- **Trace capacity**: `bench/capacity.mjs` records a loop of ~1,000,000 events in Pyodide under node "
-        "(`run_case(max_events=1_000_000)`), then loads the JSON with the page's `Replay` (`site/js/replay.js`) "
-        "and times each kind of move from random points, alone and with the queries the page makes to render "
-        "it (`position`, `stackAt`, `localsAt`, `stdoutUntil`).",
+        "(`run_case(max_events=1_000_000)`), as JSON (timed: parse + `new Replay`) and packed (timed: what the "
+        "worker does, then the page's share), and times each kind of move from random points on the replay "
+        "revived as the page gets it, alone and with the queries the page makes to render it (`position`, "
+        "`stackAt`, `localsAt`, `stdoutUntil`).",
+        "- **A million steps in the page**: `bench/million.py` runs the same loop live in Chromium through the "
+        "site's own worker (limits that admit it): click → ready to step, PerformanceObserver long tasks on the "
+        "page meanwhile, moves with a paint's queries, the JS heap.",
         "- **Runaway**: on the real page, `split_history`'s setup is replaced with `while True: pass`; measured "
         "click 运行 → 出错 (the worker's run deadline stops it) and click 停止 (~200 ms in) → 出错, then the "
         "original code is restored and a normal run must reach 已完成 (timed from its click, so it includes a "
