@@ -41,10 +41,42 @@ def numbers(n):
     return x
 '''
 
+DEEP = '''\
+def down(n, a, b):
+    x = n * 2
+    y = [n, a]
+    z = {"k": n, "j": [a, b, (n, x)]}
+    return down(n + 1, a + 1, b)
+
+
+def main():
+    total = 0
+    for t in range(6):
+        try:
+            down(0, 1, "s")
+        except RecursionError:
+            total += 1
+        m = [t, total]
+    return total
+'''
+
 RECORD = r'''
 import base64, json, sys
 sys.path[:0] = [sys.argv[1], sys.argv[2]]
-from steptrace import runner
+from steptrace import runner, values
+
+intern, interrupt = values.ValuePool.intern, [0, 0]
+
+
+def interrupting(self, preview):
+    """Stop (as the page's Stop does) in the middle of writing a locals delta, at the Nth preview."""
+    interrupt[1] += 1
+    if interrupt[1] == interrupt[0]:
+        raise KeyboardInterrupt
+    return intern(self, preview)
+
+
+values.ValuePool.intern = interrupting
 
 both = {}
 original = runner._written
@@ -59,6 +91,7 @@ def written(recorder, document, form):
 runner._written = written
 for line in sys.stdin:
     job = json.loads(line)
+    interrupt[:] = [job.get("interrupt_at", 0), 0]
     runner.run_case(job["source"], job["module"], job["setup"], job["entry"], backend="settrace",
                     max_events=job.get("max_events", 1_000_000), time_limit=job.get("time_limit", 10.0))
     packed = both["packed"]
@@ -91,6 +124,14 @@ def jobs(tmp: Path) -> list[dict]:
                   "setup": "from stepwise_numbers import numbers\n", "entry": "numbers(40)\n"})
     found.append({"name": "numbers with a gap", "source": "stepwise_numbers.py", "module": "stepwise_numbers",
                   "setup": "from stepwise_numbers import numbers\n", "entry": "numbers(3000)\n", "max_events": 5_000})
+    (tmp / "stepwise_deep.py").write_text(DEEP, encoding="utf-8")
+    found.append({"name": "the recursion limit, with containers in every frame", "source": "stepwise_deep.py",
+                  "module": "stepwise_deep", "setup": "import sys\nsys.setrecursionlimit(120)\n"
+                  "from stepwise_deep import main\n", "entry": "main()\n"})
+    for at in (3, 20, 45):
+        found.append({"name": f"stopped while writing a delta ({at})", "source": "stepwise_deep.py",
+                      "module": "stepwise_deep", "interrupt_at": at,
+                      "setup": "from stepwise_deep import down\n", "entry": "down(0, 1, 's')\n"})
     return found
 
 

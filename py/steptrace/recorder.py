@@ -21,7 +21,7 @@ from __future__ import annotations
 import _thread
 import dis
 import time
-from builtins import id, len, list, type  # captured at import: a lesson may rebind the builtins
+from builtins import id, len, list, sum, type  # captured at import: a lesson may rebind the builtins
 from types import FrameType
 from typing import Any
 
@@ -171,7 +171,11 @@ class Recorder:
         state.open = True
         state.line = line
         self.stack.append(state)
-        self._locals(state, frame, index)
+        try:
+            self._locals(state, frame, index)
+        except BaseException:
+            self._repair(state)
+            raise
         self._check(index)
         return state
 
@@ -206,9 +210,17 @@ class Recorder:
                 else:
                     state.last = index
                     if plan[1]:
-                        self._locals_named(state, frame, index, plan[1])
+                        try:
+                            self._locals_named(state, frame, index, plan[1])
+                        except BaseException:
+                            self._repair(state)
+                            raise
                     return
-        self._locals(state, frame, index)
+        try:
+            self._locals(state, frame, index)
+        except BaseException:
+            self._repair(state)
+            raise
 
     def leave(self, state: FrameState, frame: FrameType, value: Any, unwinding: bool | None,
               suspended: bool | None = None) -> None:
@@ -223,13 +235,18 @@ class Recorder:
         state.line = frame.f_lineno or state.line
         self._close(state)
         index = self._event(RETURN, state.line, state.id, checked=False)
-        self._locals(state, frame, index)
         preview = None
-        if not unwinding:
-            preview = self.values.preview(value)[0]
-            chunk = self.table.current
-            chunk.return_event.append(index)
-            chunk.return_ref.append(self.values.intern(preview))
+        try:
+            self._locals(state, frame, index)
+            if not unwinding:
+                preview = self.values.preview(value)[0]
+                ref = self.values.intern(preview)
+                chunk = self.table.current
+                chunk.return_event.append(index)
+                chunk.return_ref.append(ref)
+        except BaseException:
+            self._repair(state)
+            raise
         self._ended(state, id(frame), unwinding, suspended, preview)
         if self.stop_reason is not None and self.raise_in_callbacks:
             raise LimitReached(self.stop_reason)
@@ -265,7 +282,11 @@ class Recorder:
         line = frame.f_lineno or state.line
         state.line = line
         index = self._event(EXCEPTION, line, state.id, checked=False)
-        self._locals(state, frame, index)
+        try:
+            self._locals(state, frame, index)
+        except BaseException:
+            self._repair(state)
+            raise
         description = describe_exception(error)
         self.last_exception = (description, line)
         self.table.current.exceptions.append((index, description))
@@ -274,6 +295,7 @@ class Recorder:
 
     def finish(self) -> None:
         """Close the frames the run left open (innermost first), so calls and returns balance."""
+        self._repair(None)
         while self.stack:
             state = self.stack.pop()
             state.open = False
@@ -282,6 +304,23 @@ class Recorder:
 
     def stdout(self, text: str, stream: str = "out") -> None:
         self.table.current.stdout.append((self.count - 1, text, stream))
+
+    def _repair(self, state: FrameState | None) -> None:
+        """Make the current chunk whole after an exception cut a write short (an interrupt, the
+        recursion limit, a fault of ours): a delta row or return written in part is dropped, and
+        so are set entries no whole row counts. The frame's next look is then a full snapshot,
+        since what it remembers (`seen`) may be ahead of what was written."""
+        chunk = self.table.current
+        rows = min(len(chunk.delta_event), len(chunk.delta_frame), len(chunk.delta_full), len(chunk.delta_sets))
+        del chunk.delta_event[rows:], chunk.delta_frame[rows:], chunk.delta_full[rows:], chunk.delta_sets[rows:]
+        entries = sum(chunk.delta_sets)
+        del chunk.set_names[entries:], chunk.set_refs[entries:]
+        if chunk.deleted and chunk.deleted[-1][0] >= rows:
+            chunk.deleted[:] = [d for d in chunk.deleted if d[0] < rows]
+        returns = min(len(chunk.return_event), len(chunk.return_ref))
+        del chunk.return_event[returns:], chunk.return_ref[returns:]
+        if state is not None:
+            state.serial = -1
 
     # -- locals ---------------------------------------------------------------------------
     def _locals_named(self, state: FrameState, frame: FrameType, index: int, names: frozenset[str]) -> None:
@@ -312,7 +351,7 @@ class Recorder:
             if id(kind) in NUMBERS:
                 if kind is not int or -SAFE_INT < value < SAFE_INT:
                     if known is not None and known[2] is None and type(known[0]) is kind \
-                            and _same_number(known[0], value):
+                            and (known[0] == value or value != value) and _same_number(known[0], value):
                         seen[name] = (value, None, None)
                         continue
                     seen[name] = (value, None, None)
@@ -376,7 +415,7 @@ class Recorder:
             if id(kind) in NUMBERS:       # the common case in loops: no signature, no cache
                 if kind is not int or -SAFE_INT < value < SAFE_INT:
                     if known is not None and known[2] is None and type(known[0]) is kind \
-                            and _same_number(known[0], value):
+                            and (known[0] == value or value != value) and _same_number(known[0], value):
                         seen[name] = (value, None, None)
                         continue
                     seen[name] = (value, None, None)

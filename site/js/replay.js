@@ -210,6 +210,9 @@ export class Replay {
       }
       this._idMap = map;
     }
+    for (let f = 0; f < F; f++) {
+      if (!(frames.fn[f] >= 0 && frames.fn[f] < functions.length)) fail(`frame ${frames.id[f]} names an unknown function`);
+    }
     const parent = new Int32Array(F);
     for (let f = 0; f < F; f++) {
       const p = frames.parent[f];
@@ -360,6 +363,7 @@ export class Replay {
     if (setStart[D] !== sets.name.length || sets.value.length !== sets.name.length) fail("the locals' set columns do not add up");
     // Deleted names per delta position (rare), merged into the entry walk below.
     const deleted = columns.deleted.slice().sort((a, b) => a[0] - b[0]);
+    for (const d of deleted) if (!Array.isArray(d) || !isInt(d[0]) || d[0] < 0 || d[0] >= D) fail('"deleted" names a delta that is not there');
     const names = columns.names.slice();
     const nameIds = new Map(names.map((name, id) => [name, id]));
     const nameId = (name) => {
@@ -434,7 +438,7 @@ export class Replay {
       slotCount[slot]++;
     };
 
-    const setName = sets.name, setValue = sets.value, nNames = columns.names.length;
+    const setName = sets.name, setValue = sets.value, nNames = columns.names.length, nValues = columns.values.size;
     const deltaFrame = deltas.frame, full = deltas.full;
     const fi = new Int32Array(D); // frame position of each delta
     for (let p = 0, x = 0; p < D; p++) {
@@ -453,6 +457,7 @@ export class Replay {
       for (let e = setStart[p], end = setStart[p + 1]; e < end; e++) {
         const id = setName[e];
         if (!(id >= 0 && id < nNames)) fail(`locals[${p}] names an unknown local (${id})`);
+        if (!(setValue[e] >= 0 && setValue[e] < nValues)) fail(`locals[${p}] refers to value ${setValue[e]}, outside the pool`);
         touch(f, id, p, setValue[e]);
       }
       for (; x < deleted.length && deleted[x][0] <= p; x++) {
@@ -505,6 +510,7 @@ export class Replay {
     for (let j = 0; j < returns.event.length; j++) {
       const e = returns.event[j];
       if (e < 0 || e >= n) fail(`returns[${j}] must be [event, value] with a valid event`);
+      if (!(returns.value[j] >= 0 && returns.value[j] < columns.values.size)) fail(`returns[${j}] refers to a value outside the pool`);
       if (j > 0 && e <= returns.event[j - 1]) fail(`returns[${j}] is out of event order`);
     }
     this._returnEvent = returns.event;
