@@ -6,6 +6,7 @@
 //   node bench/capacity.mjs [--events 1000000] [--records 1] [--loads 3] [--moves 400]
 //
 // Prints one JSON object on stdout (progress goes to stderr). Part of `make bench`.
+import { readFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
 import { mountRepo } from "../tests/pyodide_node/repo-fs.mjs";
 import { Replay } from "../site/js/replay.js";
@@ -21,21 +22,8 @@ const LOADS = Number(args.loads ?? 3);
 const MOVES = Number(args.moves ?? 400);
 const log = (...parts) => process.stderr.write(`[capacity] ${parts.join(" ")}\n`);
 
-// The recorded program (line numbers matter: breakpoints below refer to them).
-const MODULE = `\
-def helper(t, i):
-    y = t % 1000
-    return y + i
-
-
-def main(n):
-    total = 0
-    for i in range(n):
-        total += i
-        if i % 100 == 0:
-            total = helper(total, i)
-    return total
-`;
+// The recorded program, shared with bench/million.py (line numbers matter: breakpoints below refer to them).
+const MODULE = readFileSync(new URL("./capacity_program.py", import.meta.url), "utf8");
 const LINE = { helperBody: 2, loopBody: 9, callHelper: 11, ret: 12 };
 
 function summary(values) {

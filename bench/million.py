@@ -18,20 +18,7 @@ import re
 from pathlib import Path
 
 ITERATIONS = 327_933      # ~1,000,200 events (3.05 per iteration)
-PROGRAM = '''\
-def helper(t, i):
-    y = t % 1000
-    return y + i
-
-
-def main(n):
-    total = 0
-    for i in range(n):
-        total += i
-        if i % 100 == 0:
-            total = helper(total, i)
-    return total
-'''
+PROGRAM = (Path(__file__).parent / "capacity_program.py").read_text(encoding="utf-8")  # bench/capacity.mjs's too
 
 PAGE = '''<!doctype html>
 <meta charset="utf-8">
