@@ -175,8 +175,8 @@ export function validateHeader(trace) {
   if (trace.format !== "stepwise-trace") {
     throw new Error(`Not a Stepwise trace: format is ${JSON.stringify(trace.format)} (expected "stepwise-trace")`);
   }
-  if (trace.version !== 1 && trace.version !== 2) {
-    throw new Error(`Unsupported Stepwise trace version ${JSON.stringify(trace.version)} (this page reads versions 1 and 2)`);
+  if (trace.version !== 2) {
+    throw new Error(`Unsupported Stepwise trace version ${JSON.stringify(trace.version)} (this page reads version 2)`);
   }
 }
 
@@ -229,21 +229,18 @@ export function fromPacked(packed) {
 }
 
 /**
- * The JSON document (version 2; version 1 held values inline) read into columns, checking
+ * The JSON document read into columns, checking
  * each field with a message that says what is wrong.
  * @param {any} trace
  * @returns {TraceColumns}
  */
 export function fromDocument(trace) {
   validateHeader(trace);
-  const pooled = trace.version >= 2;
-  if (pooled && !Array.isArray(trace.values)) fail('"values" must be a list');
+  if (!Array.isArray(trace.values)) fail('"values" must be a list');
   /** @type {Value[]} */
-  const previews = pooled ? trace.values : [];
-  /** A value as the document gives it -> its index in the pool. */
-  const ref = pooled
-    ? (v) => (isInt(v) && v >= 0 && v < previews.length ? v : fail(`value index ${JSON.stringify(v)} is outside "values"`))
-    : (v) => previews.push(v) - 1;
+  const previews = trace.values;
+  /** A value index as the document gives it, checked. */
+  const ref = (v) => (isInt(v) && v >= 0 && v < previews.length ? v : fail(`value index ${JSON.stringify(v)} is outside "values"`));
 
   const frames = trace.frames;
   if (!Array.isArray(frames)) fail('"frames" must be a list');
@@ -296,7 +293,9 @@ export function fromDocument(trace) {
   const D = locals.length;
   const deltas = { event: new Int32Array(D), frame: new Int32Array(D), full: new Uint8Array(D), sets: new Int32Array(D) };
   const names = [], nameIds = new Map();
-  const setName = [], setValue = [], deleted = [];
+  const setName = [], setValue = [];
+  /** @type {[number, string][]} */
+  const deleted = [];
   const nameId = (name) => {
     let id = nameIds.get(name);
     if (id === undefined) nameIds.set(name, (id = names.push(name) - 1));

@@ -1,4 +1,4 @@
-// Synthetic Stepwise traces (docs/trace-format.md v1) for tests and benchmarks.
+// Synthetic Stepwise traces (docs/trace-format.md, version 2) for tests and benchmarks.
 //
 // buildTrace(): a small trace from a hand-written event list.
 // makeLoopTrace(): a big, realistic trace (a loop calling a helper), with the
@@ -25,9 +25,8 @@ export function val(x) {
  */
 export function buildTrace({ events, frames, locals = [], returns = [], exceptions = [], stdout = [], gap = null, end = null }) {
   const wrap = (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && 't' in v ? v : val(v));
-  return {
+  return pooled({
     format: 'stepwise-trace',
-    version: 1,
     source: 'py/demo.py',
     function: frames[0]?.function ?? null,
     case: 'demo',
@@ -54,7 +53,25 @@ export function buildTrace({ events, frames, locals = [], returns = [], exceptio
     end: end ?? { status: 'returned', reason: null, exception: null, ms: 1 },
     files: [],
     stats: { events: events.length, kept: events.length, calls: 0, elapsed_ms: 1, stdout_truncated: false },
+  });
+}
+
+/**
+ * The trace as the recorder writes it: each distinct value once in `values`, and the locals and
+ * returns referring to it by index (the fixtures above are written with values inline).
+ * @param {any} trace
+ */
+export function pooled(trace) {
+  const values = [];
+  const known = new Map();
+  const ref = (value) => {
+    const key = JSON.stringify(value);
+    let index = known.get(key);
+    if (index === undefined) known.set(key, (index = values.push(value) - 1));
+    return index;
   };
+  const locals = trace.locals.map((d) => ({ ...d, set: Object.fromEntries(Object.entries(d.set ?? {}).map(([name, v]) => [name, ref(v)])) }));
+  return { ...trace, version: 2, values, locals, returns: trace.returns.map(([event, v]) => [event, ref(v)]) };
 }
 
 /**
@@ -168,9 +185,8 @@ export function makeLoopTrace({ events = 1_000_000, helperEvery = 5, sampleEvery
   emit('l', 7, 0, {});
   emit('r', 7, 0, {}, { ret: total });
 
-  const trace = {
+  const trace = pooled({
     format: 'stepwise-trace',
-    version: 1,
     source: 'py/demo/loop.py',
     function: 'main',
     case: 'synthetic',
@@ -187,6 +203,6 @@ export function makeLoopTrace({ events = 1_000_000, helperEvery = 5, sampleEvery
     end: { status: 'returned', reason: gap ? 'max_events' : null, exception: null, ms: 1 },
     files: [],
     stats: { events: raw, kept: kinds.length, calls: frames.length, elapsed_ms: 1, stdout_truncated: false },
-  };
+  });
   return { trace, truth };
 }
