@@ -19,7 +19,7 @@ build: $(VENV)/.installed node_modules/.installed
 
 test: $(VENV)/.installed node_modules/.installed /usr/bin/chromium
 	$(PY) -m ruff check .
-	node --test tests/js/
+	npm test
 	$(PY) -m pytest
 
 lint: $(VENV)/.installed

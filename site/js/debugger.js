@@ -55,7 +55,14 @@ export class Debugger extends EventTarget {
    */
   constructor(root, { lesson, fn, name, worker, i18n }) {
     super();
-    Object.assign(this, { root, lesson, fn, name, worker, i18n });
+    this.root = root;
+    /** @type {any} the lesson's data (build.py) */
+    this.lesson = lesson;
+    /** @type {any} this function's part of it: cases, limits, source */
+    this.fn = fn;
+    this.name = name;
+    this.worker = worker;
+    this.i18n = i18n;
     this.t = (key, values) => i18n.t(key, values);
     this.caseId = fn.cases[0].id;
     this.breakpoints = new Map(); // line -> {condition, hitCount}
@@ -65,12 +72,13 @@ export class Debugger extends EventTarget {
     this.trace = null;
     this.state = "idle"; // idle | running | paused | finished | error
     this.runToken = 0;
-    this.select = root.querySelector("select[name=scenario]");
-    this.status = root.querySelector("[role=status]");
-    this.slider = root.querySelector(".timeline input");
-    this.stepCount = root.querySelector(".step-count");
-    this.buttons = Object.fromEntries([...root.querySelectorAll("[data-action]")].map((b) => [b.dataset.action, b]));
-    this.lineRows = new Map([...root.querySelectorAll(".dbg-code > .code .line")].map((row) => [+row.dataset.line, row]));
+    this.select = /** @type {HTMLSelectElement} */ (this.#el("select[name=scenario]"));
+    this.status = this.#el("[role=status]");
+    this.slider = this.#input(".timeline input");
+    this.stepCount = this.#el(".step-count");
+    /** @type {Record<string, HTMLButtonElement>} */
+    this.buttons = Object.fromEntries(this.#all("[data-action]").map((b) => [b.dataset.action, /** @type {HTMLButtonElement} */ (b)]));
+    this.lineRows = new Map(this.#all(".dbg-code > .code .line").map((row) => [+row.dataset.line, row]));
     this.edited = null; // the reader's own [setup, entry], run live
     this.#bind();
     this.#bindEditing();
@@ -80,12 +88,27 @@ export class Debugger extends EventTarget {
 
   // ------------------------------------------------------------------ wiring
 
+  /** The widget's element for `selector` (the page template has each one). @returns {HTMLElement} */
+  #el(selector) {
+    return this.root.querySelector(selector);
+  }
+
+  /** A form control of the widget (input, textarea). @returns {HTMLInputElement} */
+  #input(selector) {
+    return this.root.querySelector(selector);
+  }
+
+  /** @returns {HTMLElement[]} */
+  #all(selector) {
+    return [...this.root.querySelectorAll(selector)].map((el) => /** @type {HTMLElement} */ (el));
+  }
+
   #bind() {
     for (const [action, button] of Object.entries(this.buttons)) {
       button.addEventListener("click", () => this.act(action));
     }
-    this.root.querySelector(".dbg-code > .code").addEventListener("click", (event) => {
-      const button = event.target.closest("button.bp");
+    this.#el(".dbg-code > .code").addEventListener("click", (event) => {
+      const button = /** @type {HTMLElement|null} */ (/** @type {Element} */ (event.target).closest("button.bp"));
       if (button) this.toggleBreakpoint(+button.dataset.line);
     });
     this.select.addEventListener("change", () => this.setCase(this.select.value));
@@ -95,14 +118,14 @@ export class Debugger extends EventTarget {
       this.#afterMove({ reason: "step" });
     });
     this.root.addEventListener("keydown", (event) => this.#key(event));
-    const keysToggle = this.root.querySelector(".keys-toggle");
+    const keysToggle = this.#el(".keys-toggle");
     keysToggle.addEventListener("click", () => {
-      const help = this.root.querySelector(".keys-help");
+      const help = this.#el(".keys-help");
       help.hidden = !help.hidden;
       keysToggle.setAttribute("aria-expanded", String(!help.hidden));
     });
     this.i18n.addEventListener("change", () => this.#relabel());
-    this.root.querySelector("details.setup").addEventListener("toggle", () => this.#fillHelpers(), { once: true });
+    this.#el("details.setup").addEventListener("toggle", () => this.#fillHelpers(), { once: true });
   }
 
   #key(event) {
@@ -113,7 +136,7 @@ export class Debugger extends EventTarget {
     else if (key === "F10") action = event.shiftKey ? "back" : "over";
     else if (key === "F11") action = event.altKey && event.shiftKey ? "rinto" : event.shiftKey ? "out" : "into";
     else if (key === "F9") {
-      const line = +(document.activeElement?.closest?.(".line")?.dataset.line ?? 0);
+      const line = +(/** @type {HTMLElement|null|undefined} */ (document.activeElement?.closest?.(".line"))?.dataset.line ?? 0);
       if (line && this.lineRows.has(line)) {
         event.preventDefault();
         this.toggleBreakpoint(line);
@@ -126,30 +149,30 @@ export class Debugger extends EventTarget {
   }
 
   #fillHelpers() {
-    const template = document.getElementById("source-functions");
-    const box = this.root.querySelector(".helpers");
+    const template = /** @type {HTMLTemplateElement|null} */ (document.getElementById("source-functions"));
+    const box = this.#el(".helpers");
     if (!template || box.childElementCount) return;
-    for (const helper of template.content.querySelectorAll(".helper")) {
+    for (const helper of /** @type {NodeListOf<HTMLElement>} */ (template.content.querySelectorAll(".helper"))) {
       if (helper.dataset.name !== this.name) box.append(helper.cloneNode(true));
     }
   }
 
   #showSetup() {
     const [setup, entry] = this.code();
-    this.root.querySelector(".setup-code code").textContent = setup;
-    this.root.querySelector(".entry-code code").textContent = entry;
-    this.root.querySelector(".edit-setup").value = setup;
-    this.root.querySelector(".edit-entry").value = entry;
-    for (const area of this.root.querySelectorAll(".edit-box textarea")) this.#paint(area);
-    this.root.querySelector("[data-edit=reset]").hidden = !this.edited;
+    this.#el(".setup-code code").textContent = setup;
+    this.#el(".entry-code code").textContent = entry;
+    this.#input(".edit-setup").value = setup;
+    this.#input(".edit-entry").value = entry;
+    for (const area of this.#all(".edit-box textarea")) this.#paint(area);
+    this.#el("[data-edit=reset]").hidden = !this.edited;
   }
 
   /** Edit input: the case's setup and entry become editable; Run and Debug then run them live. */
   #bindEditing() {
-    const areas = [this.root.querySelector(".edit-setup"), this.root.querySelector(".edit-entry")];
-    const shown = [this.root.querySelector(".setup-code"), this.root.querySelector(".entry-code")];
-    this.root.querySelector("[data-edit=edit]").addEventListener("click", () => {
-      this.root.querySelector("details.setup").open = true;
+    const areas = [this.#input(".edit-setup"), this.#input(".edit-entry")];
+    const shown = [this.#el(".setup-code"), this.#el(".entry-code")];
+    this.#el("[data-edit=edit]").addEventListener("click", () => {
+      /** @type {HTMLDetailsElement} */ (this.#el("details.setup")).open = true;
       areas.forEach((area, n) => { area.parentElement.hidden = false; shown[n].hidden = true; this.#paint(area); });
       areas[1].focus();
     });
@@ -165,7 +188,7 @@ export class Debugger extends EventTarget {
         this.setEdited(setup === authorSetup && entry === authorEntry ? null : [setup, entry]);
       });
     }
-    this.root.querySelector("[data-edit=reset]").addEventListener("click", () => {
+    this.#el("[data-edit=reset]").addEventListener("click", () => {
       this.setEdited(null);
       areas.forEach((area, n) => { area.parentElement.hidden = true; shown[n].hidden = false; });
     });
@@ -182,11 +205,11 @@ export class Debugger extends EventTarget {
     this.runToken++;
     this.replay = null;
     this.trace = null;
-    this.root.querySelector("[data-edit=reset]").hidden = !code;
+    this.#el("[data-edit=reset]").hidden = !code;
     if (!code) this.#showSetup();
     else {
-      this.root.querySelector(".setup-code code").textContent = code[0];
-      this.root.querySelector(".entry-code code").textContent = code[1];
+      this.#el(".setup-code code").textContent = code[0];
+      this.#el(".entry-code code").textContent = code[1];
     }
     this.#setState("idle");
     this.#clearPanels();
@@ -341,8 +364,8 @@ export class Debugger extends EventTarget {
     this.replay = null;
     this.trace = null;
     this.#clearPanels();
-    this.root.querySelector(".stdout").textContent = "";
-    const error = this.root.querySelector(".error-message");
+    this.#el(".stdout").textContent = "";
+    const error = this.#el(".error-message");
     error.textContent = message;
     error.hidden = false;
     this.#setState("error");
@@ -399,23 +422,23 @@ export class Debugger extends EventTarget {
     b.stop.disabled = !(state === "running" || paused);
     // A clicked control that just became disabled would drop focus to <body>, and the keys with it:
     // keep focus in the widget.
-    if (document.activeElement?.disabled && this.root.contains(document.activeElement)) {
+    if (/** @type {HTMLButtonElement|null} */ (document.activeElement)?.disabled && this.root.contains(document.activeElement)) {
       this.root.focus({ preventScroll: true });
     }
     this.root.classList.toggle("is-running", state === "running");
   }
 
   #clearPanels() {
-    for (const row of this.root.querySelectorAll("[aria-current]")) row.removeAttribute("aria-current");
-    for (const row of this.root.querySelectorAll(".line.caller")) row.classList.remove("caller");
-    this.root.querySelector(".vars-body").replaceChildren();
-    this.root.querySelector(".line-values").hidden = true;
-    this.root.querySelector(".frames").replaceChildren();
-    this.root.querySelector(".files-body").replaceChildren();
-    this.root.querySelector(".history").replaceChildren();
-    this.root.querySelector(".history").hidden = true;
-    this.root.querySelector(".stdout").textContent = this.t("hint");
-    this.root.querySelector(".error-message").hidden = true;
+    for (const row of this.#all("[aria-current]")) row.removeAttribute("aria-current");
+    for (const row of this.#all(".line.caller")) row.classList.remove("caller");
+    this.#el(".vars-body").replaceChildren();
+    this.#el(".line-values").hidden = true;
+    this.#el(".frames").replaceChildren();
+    this.#el(".files-body").replaceChildren();
+    this.#el(".history").replaceChildren();
+    this.#el(".history").hidden = true;
+    this.#el(".stdout").textContent = this.t("hint");
+    this.#el(".error-message").hidden = true;
     this.viewedFrame = null;
     this.#showCode(null, true);
     this.slider.disabled = true;
@@ -438,7 +461,7 @@ export class Debugger extends EventTarget {
     this.slider.value = String(position.finished ? replay.totalStops + 1 : position.stepNumber);
     this.stepCount.textContent = this.t("step_of", { step: position.stepNumber, total: replay.totalStops });
     // Diagram stages: the stage the shown function is in.
-    const stageRows = [...this.root.querySelectorAll(".stages li")];
+    const stageRows = [...this.#all(".stages li")];
     let active = -1;
     if (mainLine != null) stageRows.forEach((row, n) => { if (+row.dataset.line <= mainLine) active = n; });
     if (position.finished && this.#functionFinished()) active = stageRows.length - 1;
@@ -467,19 +490,19 @@ export class Debugger extends EventTarget {
    * lines; the target itself when nothing runs), mark its line, and name it when it is not the target.
    */
   #showCode(frame, innermost) {
-    for (const row of this.root.querySelectorAll(".dbg-code .line[aria-current], .dbg-code .line.caller")) {
+    for (const row of this.#all(".dbg-code .line[aria-current], .dbg-code .line.caller")) {
       row.removeAttribute("aria-current");
       row.classList.remove("caller");
     }
     const span = frame ? this.#spanFor(frame.def, frame.line ?? frame.def) : [this.fn.first_line, this.fn.last_line];
     if (span[0] !== this.shownSpan?.[0] || span[1] !== this.shownSpan?.[1]) {
-      const focused = this.root.contains(document.activeElement) ? document.activeElement.closest(".line") : null;
+      const focused = this.root.contains(document.activeElement) ? /** @type {HTMLElement|null} */ (document.activeElement.closest(".line")) : null;
       for (const [number, row] of this.lineRows) row.hidden = number < span[0] || number > span[1];
       this.shownSpan = span;
       // Keys keep working: focus on a line that was just hidden moves to the line being shown.
       if (focused?.hidden) this.lineRows.get(frame?.line ?? span[0])?.querySelector("button")?.focus({ preventScroll: true });
     }
-    const caption = this.root.querySelector(".code-caption");
+    const caption = this.#el(".code-caption");
     const elsewhere = frame && !(span[0] === this.fn.first_line && span[1] === this.fn.last_line);
     caption.hidden = !elsewhere;
     if (elsewhere) caption.replaceChildren(this.t("viewing"), " ", el("code", "", frame.function),
@@ -503,9 +526,9 @@ export class Debugger extends EventTarget {
   }
 
   #renderVariables(position, last) {
-    const body = this.root.querySelector(".vars-body");
+    const body = this.#el(".vars-body");
     body.replaceChildren();
-    const history = this.root.querySelector(".history");
+    const history = this.#el(".history");
     history.replaceChildren();
     if (last < 0) return;
     const { vars, changed } = this.replay.localsAt(last, position.finished ? null : this.viewedFrame);
@@ -542,7 +565,7 @@ export class Debugger extends EventTarget {
 
   /** Under the code: the values the current step changed (what a narrow screen cannot show beside it). */
   #renderLineValues(vars, changed) {
-    const strip = this.root.querySelector(".line-values");
+    const strip = this.#el(".line-values");
     strip.replaceChildren();
     const names = [...changed].filter((name) => vars.has(name));
     strip.hidden = !names.length;
@@ -567,7 +590,7 @@ export class Debugger extends EventTarget {
    * a deep stack shows its first and last few frames and a button for the rest.
    */
   #renderStack(stack, finished) {
-    const list = this.root.querySelector(".frames");
+    const list = this.#el(".frames");
     list.replaceChildren();
     if (finished) return;
     const frames = [...stack].reverse();
@@ -606,11 +629,11 @@ export class Debugger extends EventTarget {
   }
 
   #renderOutput(index, position) {
-    const stdout = this.root.querySelector(".stdout");
+    const stdout = this.#el(".stdout");
     const text = this.replay.stdoutUntil(index);
     stdout.textContent = text || (position.finished ? this.t("no_output") : "");
     stdout.dataset.empty = this.t("no_output_yet");
-    const error = this.root.querySelector(".error-message");
+    const error = this.#el(".error-message");
     const lines = [...this.notices];
     const gap = this.replay.gapInfo();
     if (gap && !position.finished && this.replay.isAfterGap(index)) lines.push(this.t("gap", { n: count(gap.dropped) }));
@@ -656,7 +679,7 @@ export class Debugger extends EventTarget {
   }
 
   #renderFiles() {
-    const body = this.root.querySelector(".files-body");
+    const body = this.#el(".files-body");
     body.replaceChildren();
     const files = this.trace.files ?? [];
     if (!files.length) {
@@ -679,9 +702,9 @@ export class Debugger extends EventTarget {
       row.classList.toggle("has-bp", on);
       row.querySelector("button.bp")?.setAttribute("aria-pressed", String(on));
     }
-    const list = this.root.querySelector(".bp-list");
+    const list = this.#el(".bp-list");
     list.replaceChildren();
-    this.root.querySelector(".breakpoints .empty").hidden = this.breakpoints.size > 0;
+    this.#el(".breakpoints .empty").hidden = this.breakpoints.size > 0;
     for (const line of [...this.breakpoints.keys()].sort((a, b) => a - b)) {
       const bp = this.breakpoints.get(line);
       const item = el("li");
@@ -753,7 +776,7 @@ export class Debugger extends EventTarget {
   /** Say something about how the widget came to be where it is (a link that could not be followed). */
   notify(message) {
     this.pendingNotices.push(message);
-    const error = this.root.querySelector(".error-message");
+    const error = this.#el(".error-message");
     error.textContent = message;
     error.hidden = false;
   }

@@ -30,13 +30,13 @@ export class I18n extends EventTarget {
     this.lang = lang;
     document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
     document.documentElement.dataset.lang = lang;
-    for (const element of root.querySelectorAll("[data-i18n]")) {
+    for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n]"))) {
       element.textContent = this.t(element.dataset.i18n);
     }
-    for (const element of root.querySelectorAll("[data-i18n-label]")) {
+    for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n-label]"))) {
       element.setAttribute("aria-label", this.t(element.dataset.i18nLabel));
     }
-    for (const element of root.querySelectorAll("[data-zh][data-en]")) {
+    for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-zh][data-en]"))) {
       element.textContent = element.dataset[lang];
     }
     // The <title> follows the language too (it lives in <head>, outside `root` when a widget is given).

@@ -17,18 +17,18 @@ function firstCase({ functions, source, module }) {
 }
 
 // Boot progress: runtime → sources → ready.
-const progress = document.querySelector(".boot");
+const progress = /** @type {HTMLElement} */ (document.querySelector(".boot"));
 const phases = { runtime: 1, sources: 2, ready: 3 };
-worker.addEventListener("progress", ({ detail }) => {
+worker.addEventListener("progress", (/** @type {CustomEvent} */ { detail }) => {
   progress.setAttribute("aria-valuenow", String(phases[detail] ?? 0));
   progress.style.setProperty("--boot", String((phases[detail] ?? 0) / 3));
 });
-worker.addEventListener("ready", ({ detail }) => {
+worker.addEventListener("ready", (/** @type {CustomEvent} */ { detail }) => {
   progress.dataset.state = "ready";
   progress.querySelector(".boot-text").textContent = `Python ${detail.python} · ${(detail.ms / 1000).toFixed(1)} s`;
   progress.querySelector(".boot-text").removeAttribute("data-i18n");
 });
-worker.addEventListener("boot-error", ({ detail }) => {
+worker.addEventListener("boot-error", (/** @type {CustomEvent} */ { detail }) => {
   progress.dataset.state = "error";
   const text = progress.querySelector(".boot-text");
   text.removeAttribute("data-i18n");
@@ -40,7 +40,7 @@ worker.addEventListener("restarted", () => {
 });
 
 const debuggers = new Map();
-for (const root of document.querySelectorAll("section.debugger")) {
+for (const root of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("section.debugger"))) {
   const name = root.dataset.function;
   const widget = new Debugger(root, { lesson, fn: lesson.functions[name], name, worker, i18n });
   widget.addEventListener("change", () => linkLater(widget));
@@ -142,7 +142,7 @@ debuggers.values().next().value?.prefetch();  // the trace the build preloaded: 
 // Recorded cases need no Python: boot it once the page has loaded (the first trace is preloaded) and
 // is idle, so its megabytes never compete with what the reader sees first; not at all when the reader
 // asked to save data (a live run boots it then).
-if (!navigator.connection?.saveData) {
+if (!/** @type {any} */ (navigator).connection?.saveData) {  // Network Information API: Chromium only
   const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
   const bootWhenIdle = () => idle(() => worker.boot(), { timeout: 2000 });
   if (document.readyState === "complete") bootWhenIdle();

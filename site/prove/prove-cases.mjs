@@ -5,7 +5,7 @@
 //   node prove-cases.mjs REPO < request.json > one JSON line per case
 //   request: {files: [repo path], roots: [repo path of a folder to import from],
 //             cases: [{function, case, source, module, setup, entry, seconds, events}]}
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadPyodide } from "pyodide";
 
