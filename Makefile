@@ -47,7 +47,8 @@ node_modules/.installed: package-lock.json
 clean:
 	rm -rf $(OUT) $(VENV) node_modules .pytest_cache .ruff_cache .hypothesis
 
-# Performance figures against the BRIEF budgets (not part of `make test`; ~4 minutes):
-# writes bench/results.json and docs/performance.md.
+# Performance figures against the budgets in bench/budgets.py (not part of `make test`; docs/performance.md
+# says how long the last run took): writes bench/results.json and docs/performance.md.
+# `$(PY) bench/run.py --report-only` renders docs/performance.md again from bench/results.json.
 bench: $(VENV)/.installed node_modules/.installed /usr/bin/chromium
 	$(PY) bench/run.py

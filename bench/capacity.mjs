@@ -8,7 +8,7 @@
 // Prints one JSON object on stdout (progress goes to stderr). Part of `make bench`.
 import { readFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
-import { mountRepo } from "../tests/pyodide_node/repo-fs.mjs";
+import { mountRepo } from "../tools/pyodide_node/repo-fs.mjs";
 import { Replay } from "../site/js/replay.js";
 import { fromPacked } from "../site/js/trace-columns.js";
 

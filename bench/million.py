@@ -166,14 +166,12 @@ if __name__ == "__main__":
     import sys
     import tempfile
     sys.path.insert(0, str(Path(__file__).parent))
-    import run
-    from playwright.sync_api import sync_playwright
-    server = run.Server(Path(tempfile.mkdtemp(prefix="stepwise-million-")) / "site", isolation=True)
+    from page import chromium, new_page
+    from server import Server
+    server = Server(Path(tempfile.mkdtemp(prefix="stepwise-million-")) / "site", isolation=True)
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=run.CHROMIUM, args=run.CHROMIUM_ARGS)
-            print(json.dumps(bench_million(browser, run.new_page, server, int(sys.argv[1]) if sys.argv[1:] else 1),
+        with chromium() as browser:
+            print(json.dumps(bench_million(browser, new_page, server, int(sys.argv[1]) if sys.argv[1:] else 1),
                              indent=1))
-            browser.close()
     finally:
         server.close()

@@ -155,15 +155,14 @@ if __name__ == "__main__":  # a quick look without the whole benchmark: python b
     sys.path.insert(0, str(Path(__file__).parent))
     import tempfile
 
-    import run
-    from playwright.sync_api import sync_playwright
-    server = run.Server(Path(tempfile.mkdtemp(prefix="stepwise-net-")) / "site", isolation=True)
+    from common import PYODIDE_PACKAGE
+    from page import chromium, new_page
+    from server import Server
+    server = Server(Path(tempfile.mkdtemp(prefix="stepwise-net-")) / "site", isolation=True)
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=run.CHROMIUM, args=run.CHROMIUM_ARGS)
+        with chromium() as browser:
             links = {name: link for name, link in LINKS.items() if not sys.argv[1:] or name.startswith(sys.argv[1])}
-            result = bench_network(browser, run.new_page, server, run.REPO / "node_modules" / "pyodide", 1, links)
-            browser.close()
+            result = bench_network(browser, new_page, server, PYODIDE_PACKAGE, 1, links)
     finally:
         server.close()
     for name, link in result.items():

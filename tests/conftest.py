@@ -5,7 +5,7 @@ import pytest
 
 TESTS = Path(__file__).parent
 REPO = TESTS.parent
-sys.path.insert(0, str(TESTS / "pyodide_node"))
+sys.path.insert(0, str(REPO / "tools" / "pyodide_node"))  # the Pyodide bridge, shared with bench/ and tools/
 sys.path.insert(0, str(REPO / "py"))
 
 from bridge import PyodideNode  # noqa: E402

@@ -13,7 +13,7 @@ import build
 import pyodide_files
 
 REPO = Path(__file__).resolve().parents[1]
-SCRIPT = REPO / "tests" / "pyodide_node" / "import-all.mjs"
+SCRIPT = REPO / "tools" / "pyodide_node" / "import-all.mjs"
 # Modules whose import acts on the world (opens a browser, prints the Zen, starts a GUI or a test run).
 SKIP_PREFIXES = ("antigravity", "this", "__main__", "__phello__", "idlelib", "tkinter", "turtle", "turtledemo",
                  "test", "ensurepip", "venv", "lib2to3", "_pyrepl.__main__", "pydoc_data")

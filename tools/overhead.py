@@ -11,7 +11,8 @@ spends before it can answer) and the size of its JSON. Workloads:
   - stdlib-heavy: a shown-file function that spends its time in deepcopy and json;
   - loop-heavy: a shown-file loop whose locals change on every line.
 The last two live in a small module this script writes (into Pyodide's FS, or a temp
-dir for CPython). Budgets (docs/BRIEF): <= 1.5x outside the shown file, <= 10x loop-heavy.
+dir for CPython). The budgets for the last two are `OVERHEAD_STDLIB` and `OVERHEAD_LOOP` in
+bench/budgets.py; docs/performance.md shows `make bench`'s figures against them.
 Not a test: numbers depend on the machine; compare ratios.
 """
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "py"))
-sys.path.insert(0, str(REPO / "tests" / "pyodide_node"))
+sys.path.insert(0, str(REPO / "tools" / "pyodide_node"))
 
 BENCH_MODULE = '''\
 from copy import deepcopy

@@ -1,0 +1,81 @@
+"""Driving the lesson page in Debian's Chromium with Playwright: a page with the probe (bench/probe.js) in it,
+finding a debugger, clicking Run and waiting until its result is painted. Shared by the browser sections."""
+from __future__ import annotations
+
+import json
+import os
+from contextlib import contextmanager
+
+from common import BENCH
+
+CHROMIUM = os.environ.get("STEPWISE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PATH = "s08/core/runtime.py"  # the shown file of the lesson page: its debuggers are regions named after it
+FINISHED, ERROR, RUNNING = "已完成", "出错", "运行中"
+LONG = 60_000  # ms: a Playwright wait that covers a cold Pyodide boot on a slow machine
+PROBE = (BENCH / "probe.js").read_text(encoding="utf-8")
+
+
+@contextmanager
+def chromium():
+    """A headless Chromium for the length of the block."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def new_page(browser, auto_run: str | None = None):
+    context = browser.new_context()
+    prefix = f"window.__benchAutoRun = {json.dumps(auto_run)};\n" if auto_run else ""
+    context.add_init_script(script=prefix + PROBE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.bench_errors = errors
+    return context, page, errors
+
+
+def region(page, fn: str):
+    return page.get_by_role("region", name=f"{PATH} · {fn}", exact=True)
+
+
+def log_length(page) -> int:
+    return page.evaluate("() => __bench.log.length")
+
+
+def wait_painted(page, fn: str, since: int, timeout: float = LONG) -> list[dict]:
+    """Wait until `fn`'s status turned 已完成/出错 and a frame passed; return the log since `since`."""
+    try:
+        page.wait_for_function(
+            "([fn, since]) => __bench.log.slice(since).some((e) => e.kind === 'painted' && e.fn === fn)",
+            arg=[fn, since], timeout=timeout, polling=20)
+    except Exception as error:  # noqa: BLE001 - say what state the page was in, then fail the section
+        state = page.evaluate("""fn => ({script: typeof stepwise, python: stepwise?.worker?.python ?? null,
+            state: stepwise?.debuggers?.get(fn)?.state ?? null, boot: document.querySelector('.boot')?.dataset.state,
+            progress: document.querySelector('.boot')?.getAttribute('aria-valuenow'), marks: __bench.marks,
+            last: __bench.log.slice(-6)})""", fn)
+        raise RuntimeError(f"{fn} never painted a result within {timeout / 1000:.0f} s; page state {state}; "
+                           f"page errors {getattr(page, 'bench_errors', [])[:5]}") from error
+    return page.evaluate("since => __bench.log.slice(since)", since)
+
+
+def click_to_paint(entries: list[dict], fn: str, action: str = "run") -> dict:
+    """From a log slice: the click on `action`, the first paint after it, and whether a run happened."""
+    click = next(e for e in entries if e["kind"] == "click" and e["fn"] == fn and e["action"] == action)
+    painted = next(e for e in entries if e["kind"] == "painted" and e["fn"] == fn and e["t"] >= click["t"])
+    ran = any(e["kind"] == "status" and e["fn"] == fn and e["text"] == RUNNING for e in entries)
+    restarted = sum(1 for e in entries if e["kind"] == "restarted")
+    return {"ms": painted["t"] - click["t"], "status_ms": painted["statusAt"] - click["t"], "text": painted["text"],
+            "ran": ran, "restarted": restarted, "click_t": click["t"]}
+
+
+def run_and_wait(page, fn: str) -> dict:
+    since = log_length(page)
+    region(page, fn).get_by_role("button", name="运行", exact=True).click()
+    return click_to_paint(wait_painted(page, fn, since), fn)
