@@ -1,7 +1,7 @@
 """A million steps in the page: record, hand over and step through a ~1,000,000-event run in Chromium.
 
 Next to the built lesson site this writes a small page (`bench-million.html`) that uses the site's
-own modules: the Python worker (`python-worker.js`, booted exactly as a lesson page boots it) runs
+own modules: the Python worker (`worker-client.js`, booted exactly as a lesson page boots it) runs
 the capacity program of bench/capacity.mjs (a loop calling a helper, ~3 events per iteration) as a
 live run with limits that admit a million events, and the page revives the replay the worker built
 (`Replay.fromParts`) and asks what a paint asks (position, stack, locals, output). Measured on the
@@ -28,7 +28,7 @@ PAGE = '''<!doctype html>
 '''
 
 # The page's module (a file of its own: the site's Content-Security-Policy allows no inline script).
-SCRIPT = '''import { PythonWorker } from "./assets/js/python-worker.js";
+SCRIPT = '''import { WorkerClient } from "./assets/js/worker-client.js";
 import { Replay } from "./assets/js/replay.js";
 
 const data = JSON.parse(document.getElementById("bench-data").textContent);
@@ -79,7 +79,7 @@ function time(label, count, before, move) {
 }
 
 try {
-  const worker = data.worker = new PythonWorker(data.options);
+  const worker = data.worker = new WorkerClient(data.options);
   await worker.boot();
   await once(1000);                       // warm: the first run of a page compiles the recorder
   const runs = [];

@@ -50,7 +50,7 @@ function recordedTrace(path) {
 export class Debugger extends EventTarget {
   /**
    * @param {HTMLElement} root the widget's <section>
-   * @param {{lesson: object, fn: object, name: string, worker: import("./python-worker.js").PythonWorker,
+   * @param {{lesson: object, fn: object, name: string, worker: import("./worker-client.js").WorkerClient,
    *          i18n: import("./i18n.js").I18n}} options
    */
   constructor(root, { lesson, fn, name, worker, i18n }) {

@@ -1,11 +1,11 @@
 // A lesson page: boot the Python worker, bring each debugger to life, keep the shareable link.
 import { Debugger } from "./debugger.js";
 import { I18n, initialLang, rememberLang } from "./i18n.js";
-import { PythonWorker } from "./python-worker.js";
+import { WorkerClient } from "./worker-client.js";
 
 const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
 const i18n = new I18n(JSON.parse(document.getElementById("i18n-data").textContent));
-const worker = new PythonWorker({ root: lesson.root, files: lesson.files, pythonRoot: lesson.pythonRoot,
+const worker = new WorkerClient({ root: lesson.root, files: lesson.files, pythonRoot: lesson.pythonRoot,
   pyodide: lesson.pyodide, warmup: firstCase(lesson) });
 
 /** The first debugger's first case, as a run request (the worker warms up on it). */

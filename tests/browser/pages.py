@@ -1,4 +1,4 @@
-"""Finding the lesson page's controls the way a reader (and the BRIEF's contract) names them."""
+"""Finding the lesson page's controls the way a reader names them (by role and accessible name)."""
 from __future__ import annotations
 
 import re

@@ -1,6 +1,6 @@
 // The Python side of a lesson page: one module Web Worker running Pyodide.
 //
-// Messages are small plain objects with an explicit `type` (see python-worker.js for the page side):
+// Messages are small plain objects with an explicit `type` (see worker-client.js for the page side):
 //   in:  {type: "init", files: [repoPath], root: url, pythonRoot: repoPath,
 //         pyodide: folder path, warmup: run request | null, interrupt: SharedArrayBuffer | null}
 //        {type: "run", id, source, module, setup, entry, function, case, limits: {maxEvents, timeLimit}}

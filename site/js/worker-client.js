@@ -1,4 +1,4 @@
-// The page side of the Python worker: boot, numbered requests, stop, and recovery.
+// The page side of the Python worker (pyodide-worker.js): boot, numbered requests, stop, and recovery.
 //
 // One worker serves every debugger on the page, one run at a time. Each run has an id;
 // an answer whose id is not the one awaited is stale (the reader switched case) and is dropped.
@@ -8,7 +8,7 @@
 
 const INTERRUPT_SIGINT = 2;
 
-export class PythonWorker extends EventTarget {
+export class WorkerClient extends EventTarget {
   /**
    * @param {{root: string, files: string[], pythonRoot?: string, pyodide: string, warmup?: object|null,
    *          deadlineMs?: number|null}} options
@@ -41,7 +41,7 @@ export class PythonWorker extends EventTarget {
   #start() {
     this.interrupt = globalThis.crossOriginIsolated ? new SharedArrayBuffer(1) : null;
     this.startedAt = performance.now(); // page time, for the benchmark's boot breakdown
-    this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.worker = new Worker(new URL("./pyodide-worker.js", import.meta.url), { type: "module" });
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = ({ data }) => {
         if (data.type === "progress") this.dispatchEvent(new CustomEvent("progress", { detail: data.phase }));
