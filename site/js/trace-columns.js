@@ -142,12 +142,18 @@ export class ValueTable {
 
   /**
    * What a condition sees at index k: a number, boolean or null as itself (no preview object is
-   * made: a conditional continue asks this once per hit), anything else as its Value.
+   * made: a conditional continue asks this once per hit), anything else as its Value. A float
+   * with a whole value (2.0, -0.0) goes as its Value: as a bare JS number conditions.js would take
+   * it for an int (`xs[2.0]` raises in Python).
    * @param {number} k
    */
   runtime(k) {
     switch (this.kinds[k]) {
-      case INT: case FLOAT: return this.numbers[k];
+      case INT: return this.numbers[k];
+      case FLOAT: {
+        const x = this.numbers[k];
+        return Number.isInteger(x) || Object.is(x, -0) ? this.get(k) : x;
+      }
       case BOOL: return this.numbers[k] !== 0;
       case NONE: return null;
       default: return this.get(k);

@@ -111,3 +111,68 @@ test('attributes of objects are their recorded fields; nothing else is looked up
   assert.throws(() => parseCondition('self.1'), ConditionError);
   assert.equal(run('.5 < 1'), true);
 });
+
+test('Python semantics the differential test found (tests/test_conditions_oracle.py)', () => {
+  // 200 code points kept of 210: as many UTF-16 units as the whole string has code points.
+  const cut = { t: 'str', r: "'😀…'", v: '😀'.repeat(10) + 'a'.repeat(190), len: 210 };
+  const values = {
+    cut,
+    nested: { t: 'list', r: "['😀…']", len: 1, more: 0, items: [{ t: 'str', r: "'😀…'", v: '😀'.repeat(5) + 'c'.repeat(55), len: 65 }] },
+    big: { t: 'int', r: '9007199254740993' },
+    huge: { t: 'int', r: '100000000000000000000000000000000000000000000000000000000007' },
+    two: { t: 'float', r: '2.0' },
+    inf: Infinity,
+    nan: NaN,
+    yes: true,
+    xs: val([1, 2, 3]),
+    fl: { t: 'list', r: '[1.5, nan]', len: 2, more: 0, items: [val(1.5), { t: 'float', r: 'nan' }] },
+    d: { t: 'dict', r: "{'k': 1}", len: 1, more: 0, entries: [[val('k'), val(1)]] },
+    pt: { t: 'Point', r: 'Point(x=1, y=2)', len: 2, more: 0, fields: [['x', val(1)], ['y', val(2)]] },
+    long: { t: 'str', r: "'aaaa...'", v: 'aaaa', len: 5000 },
+  };
+  const run = (src) => parseCondition(src).test((name) => values[name]);
+  const yes = [
+    // a cut string is cut even when its UTF-16 length equals the Python length
+    "cut != '😀😀😀😀😀😀😀😀😀😀' + 'a' * 190", 'len(cut) == 210', "cut[5] == '😀'", "nested[0] != '😀😀😀😀😀' + 'c' * 55",
+    // strings order by code point: U+1F600 is above U+FFFF, though its UTF-16 units are below
+    "'😀' > '\uffff'", "'a😀' > 'a\ue000'", "'\ue000' < '𝔘' < '😀'",
+    // a cut string still orders when its kept prefix decides
+    "long < 'b'", "'b' > long", "long > 'a'", "long >= 'aaaa'",
+    // ints are exact past 2**53, and never equal a float they round to
+    'big != 9007199254740992', 'big == 9007199254740993', 'big > 9007199254740992.0', 'big - 1 == 9007199254740992',
+    '9007199254740993 != 9007199254740992', 'huge % 10 == 7', 'huge // 1000 * 1000 + 7 == huge', 'huge > 1e59',
+    // float floor division and modulo as CPython computes them
+    '1 // 0.1 == 9.0', '-7.5 % 2 == 0.5', '10 % inf == 10', '-10 % inf == inf', '-7 // 2 == -4', 'two / 4 == 0.5',
+    '-9007199254740991 // 3 == -3002399751580331', '9007199254740991 % -3 == -2',
+    // bool is an int
+    "'ab' * yes == 'ab'", "yes * 'ab' == 'ab'", '-yes == -1',
+    // a named tuple's items are its fields
+    '2 in pt', '3 not in pt',
+  ];
+  for (const src of yes) assert.equal(run(src), true, src);
+  const cases = [
+    ['cut[-1]', /truncated/],
+    ["long < 'a' * 6000", /truncated/],
+    ['xs[two]', /indices must be integers, not float/],
+    ['xs[4 / 2]', /indices must be integers, not float/],
+    ["'ab' * 2.0", /unsupported operand/],
+    ['nan in fl', /identity is not in the preview/],
+    ['xs in d', /unhashable type: 'list'/],
+    ['d[xs]', /unhashable type: 'list'/],
+  ];
+  for (const [src, msg] of cases) {
+    assert.throws(() => run(src), (e) => e instanceof EvaluationError && msg.test(e.message), src);
+  }
+});
+
+test('a float with a whole value stays a float when the value table hands it to a condition', async () => {
+  const { ValueTable, FLOAT, INT } = await import('../../site/js/trace-columns.js');
+  const table = new ValueTable(Uint8Array.of(FLOAT, FLOAT, INT), Float64Array.of(2, 2.5, 2), { list: [] });
+  const names = { f: 0, half: 1, i: 2, xs: -1 };
+  const get = (name) => (names[name] === -1 ? val([3, 1, 4]) : table.runtime(names[name]));
+  assert.equal(parseCondition('f == 2').test(get), true);
+  assert.equal(parseCondition('half * 2 == 5').test(get), true);
+  assert.equal(parseCondition('xs[i] == 4').test(get), true);
+  assert.throws(() => parseCondition('xs[f] == 4').test(get), EvaluationError);   // list indices must be integers
+  assert.throws(() => parseCondition("'ab' * f == 'abab'").test(get), EvaluationError);
+});

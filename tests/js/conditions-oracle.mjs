@@ -1,0 +1,34 @@
+// Evaluate generated breakpoint conditions with the page's engine; run by tests/test_conditions_oracle.py.
+//
+// Input (the JSON file named by argv[2]): {envs: [{name: spec}], cases: [[env index, expression]]}, where a
+// spec is {"p": Value preview} (as the recorder wrote it) or {"raw": x}: a number, boolean or null handed to
+// the condition as itself, as ValueTable.runtime does for the numbers the recorder kept raw (JSON has no
+// NaN, infinities or -0, so those come as the strings "nan", "inf", "-inf", "-0").
+// Output (stdout): one JSON list, an answer per case: {"a": true|false} the condition's truth,
+// {"e": message} an EvaluationError (the engine cannot tell, or Python would raise), {"c": message} a
+// ConditionError (the text did not parse), {"x": message} anything else thrown (always a bug).
+import { readFileSync } from 'node:fs';
+import { parseCondition, ConditionError, EvaluationError } from '../../site/js/conditions.js';
+
+const SPECIAL = { nan: NaN, inf: Infinity, '-inf': -Infinity, '-0': -0 };
+const input = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+
+const envs = input.envs.map((env) => {
+  const values = new Map();
+  for (const [name, spec] of Object.entries(env)) {
+    if ('p' in spec) values.set(name, spec.p);
+    else values.set(name, typeof spec.raw === 'string' ? SPECIAL[spec.raw] : spec.raw);
+  }
+  return (name) => values.get(name);
+});
+
+const answers = input.cases.map(([env, source]) => {
+  try {
+    return { a: parseCondition(source).test(envs[env]) };
+  } catch (e) {
+    if (e instanceof EvaluationError) return { e: e.message };
+    if (e instanceof ConditionError) return { c: e.message };
+    return { x: `${e?.name}: ${e?.message}` };
+  }
+});
+process.stdout.write(JSON.stringify(answers));
