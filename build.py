@@ -42,7 +42,7 @@ SITE = REPO / "site"
 # Python the worker needs besides the shown sources: the recorder (not its author-side CLI).
 WORKER_PACKAGES = ("py/steptrace",)
 WORKER_MODULES = ("py/lazy_stdlib.py",)  # imports the standard modules Python was booted without
-AUTHOR_ONLY = {"__main__.py", "cli.py", "scenario.py", "targets.py", "limits.py"}
+AUTHOR_ONLY = {"__main__.py", "cli.py", "scenario.py", "targets.py"}
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
        "img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'none'")

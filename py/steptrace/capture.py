@@ -110,8 +110,8 @@ _NAMES = ("stdout", "stderr", "__stdout__", "__stderr__")
 class OutputCapture:
     """Swaps both streams (and the interpreter's originals) for capture streams while active."""
 
-    def __init__(self, sink: Callable[[str, str], None] | None = None, cap: int = OUTPUT_CAP) -> None:
-        self._budget = _Budget(cap)
+    def __init__(self, sink: Callable[[str, str], None] | None = None) -> None:
+        self._budget = _Budget(OUTPUT_CAP)
         self.out = CapturedStream("out", sink, self._budget)
         self.err = CapturedStream("err", sink, self._budget)
         self._saved: tuple = ()

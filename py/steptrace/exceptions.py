@@ -29,10 +29,18 @@ def forget() -> None:
     _previewer.forget()
 
 
-def describe_exception(error: BaseException) -> dict:
-    """{"type", "message"} of an exception, bounded; no user `__str__`/`__repr__` runs."""
+def describe_exception(error: BaseException, message: str | None = None) -> dict:
+    """{"type", "message"} of an exception, bounded; no user `__str__`/`__repr__` runs. The one
+    way py/steptrace turns an exception into data. `message`: said instead of the exception's own
+    (a setup or entry that does not compile gives its bare `msg`: its line is said apart)."""
     cls = type(error)
-    return {"type": _type_name(cls), "message": cut(_message(error, cls), MESSAGE_CAP)}
+    return {"type": _type_name(cls), "message": cut(_message(error, cls) if message is None else message, MESSAGE_CAP)}
+
+
+def exception_text(error: BaseException) -> str:
+    """`Type: message` of an exception (`describe_exception`), for the recorder's own faults."""
+    description = describe_exception(error)
+    return f"{description['type']}: {description['message']}"
 
 
 def _message(error: BaseException, cls: type) -> str:

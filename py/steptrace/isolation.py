@@ -43,7 +43,7 @@ class CleanRun:
             "recursion": sys.getrecursionlimit(), "trace": sys.gettrace(), "profile": sys.getprofile(),
             "builtins": dict(vars(builtins)), "cwd": _cwd(), "tempdir": tempfile.tempdir,
             "environ": dict(os.environ), "gc": (gc.isenabled(), gc.get_threshold()),
-            "hooks": (sys.displayhook, sys.excepthook, getattr(sys, "breakpointhook", None)),
+            "hooks": (sys.displayhook, sys.excepthook, sys.breakpointhook),
             "logging": _logging_state(),
             "tools": _monitoring_tools(),
         }
@@ -91,9 +91,7 @@ class CleanRun:
         enabled, threshold = saved["gc"]
         gc.set_threshold(*threshold)
         (gc.enable if enabled else gc.disable)()
-        sys.displayhook, sys.excepthook = saved["hooks"][:2]
-        if saved["hooks"][2] is not None:
-            sys.breakpointhook = saved["hooks"][2]
+        sys.displayhook, sys.excepthook, sys.breakpointhook = saved["hooks"]
         _restore_logging(saved["logging"])
         _restore_monitoring_tools(saved["tools"])
         if saved["cwd"] is not None:

@@ -3,23 +3,42 @@
 A scenario file may set `[limits]` for the lesson and `limits = {...}` per function; what it
 leaves out comes from here. The page stops a run that outlives `seconds` plus `GRACE_SECONDS`
 (the recorder's own stop comes first and keeps the trace; the page's deadline is for code the
-recorder cannot stop, e.g. untraced setup in Pyodide).
+recorder cannot stop, e.g. untraced setup in Pyodide). The browser worker loads this module too,
+so it imports nothing the worker would not otherwise load.
 """
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 DEFAULT_SECONDS = 2.5        # a 10x10-grid Dijkstra (~10k-15k steps) finishes in the page
 DEFAULT_EVENTS = 1_000_000   # kept events: head and tail windows (see docs/trace-format.md)
 GRACE_SECONDS = 0.3          # the recorder stops itself and writes its trace in this time
-MAX_SECONDS = 60.0
+MAX_SECONDS = 60.0           # the most a scenario file may ask for
 EVENTS_RANGE = (1_000, 5_000_000)
+# `runner.run_case` and `Recorder` called from Python without a scenario's limits (tests, tools,
+# bench): no reader waits for these runs, so the default is longer; the page and the CLI always
+# pass a scenario's limits.
+DIRECT_SECONDS = 10.0
 
 
-@dataclass(frozen=True)
 class Limits:
-    seconds: float = DEFAULT_SECONDS
-    events: int = DEFAULT_EVENTS
+    """The limits of one function's runs (immutable)."""
+
+    __slots__ = ("seconds", "events")
+
+    def __init__(self, seconds: float = DEFAULT_SECONDS, events: int = DEFAULT_EVENTS) -> None:
+        object.__setattr__(self, "seconds", seconds)
+        object.__setattr__(self, "events", events)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Limits are immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Limits and (self.seconds, self.events) == (other.seconds, other.events)
+
+    def __hash__(self) -> int:
+        return hash((self.seconds, self.events))
+
+    def __repr__(self) -> str:
+        return f"Limits(seconds={self.seconds!r}, events={self.events!r})"
 
     @property
     def deadline_ms(self) -> int:

@@ -51,15 +51,21 @@ def _caches(op: int, name: str) -> int:
     return _CACHES.get(name, 0) if isinstance(_CACHES, dict) else _CACHES[op]
 
 
+def line_map(code: CodeType) -> dict[int, int | None]:
+    """Bytecode offset -> line number, for every instruction of `code`."""
+    lines: dict[int, int | None] = {}
+    for start, end, number in code.co_lines():
+        for offset in range(start, end, 2):
+            lines[offset] = number
+    return lines
+
+
 def instructions(code: CodeType):
     """(line or None, opname, names) of each instruction, decoded from `co_code` (the unspecialized
     bytecode) without `dis`: this runs inside the program, which may have rebound the builtins
     `dis` relies on. `names`: the variable names the instruction reads or writes."""
     raw = code.co_code
-    line_of: dict[int, int | None] = {}
-    for start, end, line in code.co_lines():
-        for offset in range(start, end, 2):
-            line_of[offset] = line
+    line_of = line_map(code)
     offset, extended = 0, 0
     size = len(raw)
     while offset < size:

@@ -20,6 +20,7 @@ import sys
 import types
 from builtins import hasattr, id, range  # captured at import: a lesson may rebind the builtins
 
+from .line_effects import line_map
 from .recorder import LimitReached, Recorder
 
 TOOL_NAME = "stepwise"
@@ -27,15 +28,6 @@ TOOL_NAME = "stepwise"
 
 def available() -> bool:
     return hasattr(sys, "monitoring")
-
-
-def _line_map(code: types.CodeType) -> dict[int, int | None]:
-    """Bytecode offset -> line number, for every instruction of `code`."""
-    lines: dict[int, int | None] = {}
-    for start, end, number in code.co_lines():
-        for offset in range(start, end, 2):
-            lines[offset] = number
-    return lines
 
 
 def claim_tool() -> int:
@@ -86,95 +78,13 @@ class MonitoringBackend:
         filename = recorder.filename
         codes = self.codes
         live = recorder.live
-        enter, line, leave, raised, fault = recorder.enter, recorder.line, recorder.leave, recorder.raised, \
-            recorder.fault
+        enter, line, fault, guarded = recorder.enter, recorder.line, recorder.fault, recorder.guarded
         getframe = sys._getframe
         disable = monitoring.DISABLE
         set_local = monitoring.set_local_events
         local = (events.PY_RESUME | events.LINE | events.JUMP | events.PY_RETURN | events.PY_YIELD
                  | events.STOP_ITERATION)
         line_maps: dict = {}
-
-        def on_start(code, offset):
-            if code.co_filename != filename:
-                return disable
-            try:
-                if id(code) not in codes:
-                    codes[id(code)] = code
-                    set_local(tool, code, local)
-                enter(getframe(1))
-            except LimitReached:
-                raise
-            except RecursionError:
-                pass
-            except Exception as error:  # noqa: BLE001 - a recorder bug must not change the run
-                fault("call", error)
-            return None
-
-        def on_line(code, lineno):
-            try:
-                frame = getframe(1)
-                state = live.get(id(frame))
-                if state is not None:      # None: its start fell at the recursion limit
-                    line(state, frame, lineno)
-            except LimitReached:
-                raise
-            except RecursionError:
-                pass
-            except Exception as error:  # noqa: BLE001
-                fault("line", error)
-
-        def on_jump(code, source, target):
-            """settrace starts a line again on a backward jump within one line (a loop on one
-            line, an inlined comprehension); other jumps are covered by LINE events."""
-            if target > source:
-                return disable
-            lines = line_maps.get(code)
-            if lines is None:
-                lines = line_maps[code] = _line_map(code)
-            to_line = lines.get(target)
-            if to_line is None or to_line != lines.get(source):
-                return disable
-            try:
-                frame = getframe(1)
-                state = live.get(id(frame))
-                if state is not None:
-                    line(state, frame, to_line)
-            except LimitReached:
-                raise
-            except RecursionError:
-                pass
-            except Exception as error:  # noqa: BLE001
-                fault("line", error)
-            return None
-
-        def leaving(yielded):
-            """PY_RETURN and PY_YIELD differ only in the flag (the guard stays inline: hot path)."""
-            def on_leave(code, offset, value):
-                try:
-                    frame = getframe(1)
-                    state = live.get(id(frame))
-                    if state is not None:
-                        leave(state, frame, value, False, yielded)
-                except LimitReached:
-                    raise
-                except RecursionError:
-                    pass
-                except Exception as error:  # noqa: BLE001
-                    fault("return", error)
-            return on_leave
-
-        def guarded(event, action, *args):
-            """Run one recorder action for an event: a limit goes on into the program; the recursion
-            limit and the recorder's own faults never do. (The hot callbacks above inline this.)"""
-            try:
-                action(*args)
-            except LimitReached:
-                raise
-            except RecursionError:
-                pass
-            except Exception as error:  # noqa: BLE001 - a recorder bug must not change the run
-                fault(event, error)
 
         def in_frame(action):
             """`action(state, frame, ...)` for a frame the recorder knows (not one whose start fell
@@ -185,7 +95,54 @@ class MonitoringBackend:
                     action(state, frame, *args)
             return run
 
-        raised_in, left_from = in_frame(raised), in_frame(leave)
+        raised_in, left_from, line_in = in_frame(recorder.raised), in_frame(recorder.leave), in_frame(line)
+
+        def start(code, frame):
+            """The first start of a code object of the shown file switches on its local events."""
+            if id(code) not in codes:
+                codes[id(code)] = code
+                set_local(tool, code, local)
+            enter(frame)
+
+        def on_start(code, offset):
+            if code.co_filename != filename:
+                return disable
+            guarded("call", start, code, getframe(1))
+            return None
+
+        def on_line(code, lineno):
+            """The hot path: `line_in` with the clauses of `Recorder.guarded` inline (see there)."""
+            try:
+                frame = getframe(1)
+                state = live.get(id(frame))
+                if state is not None:      # None: its start fell at the recursion limit
+                    line(state, frame, lineno)
+            except LimitReached:
+                raise
+            except RecursionError:
+                pass
+            except Exception as error:  # noqa: BLE001 - a recorder bug must not change the run
+                fault("line", error)
+
+        def on_jump(code, source, target):
+            """settrace starts a line again on a backward jump within one line (a loop on one
+            line, an inlined comprehension); other jumps are covered by LINE events."""
+            if target > source:
+                return disable
+            lines = line_maps.get(code)
+            if lines is None:
+                lines = line_maps[code] = line_map(code)
+            to_line = lines.get(target)
+            if to_line is None or to_line != lines.get(source):
+                return disable
+            guarded("line", line_in, getframe(1), to_line)
+            return None
+
+        def on_return(code, offset, value):
+            guarded("return", left_from, getframe(1), value, False, False)
+
+        def on_yield(code, offset, value):
+            guarded("return", left_from, getframe(1), value, False, True)
 
         def on_raise(code, offset, error):
             if code.co_filename == filename:
@@ -214,8 +171,8 @@ class MonitoringBackend:
         register(tool, events.PY_RESUME, on_resume)
         register(tool, events.LINE, on_line)
         register(tool, events.JUMP, on_jump)
-        register(tool, events.PY_RETURN, leaving(False))
-        register(tool, events.PY_YIELD, leaving(True))
+        register(tool, events.PY_RETURN, on_return)
+        register(tool, events.PY_YIELD, on_yield)
         register(tool, events.RAISE, on_raise)
         register(tool, events.PY_UNWIND, on_unwind)
         register(tool, events.PY_THROW, on_throw)

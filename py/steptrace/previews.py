@@ -214,9 +214,8 @@ class Snap:
 class Previewer:
     """Builds previews and their snaps; holds per-type facts and nothing of the program's."""
 
-    def __init__(self, str_cap: int = STR_CAP, items_cap: int = ITEMS_CAP, depth_cap: int = DEPTH_CAP,
-                 nodes_cap: int = NODES_CAP) -> None:
-        self.str_cap, self.items_cap, self.depth_cap, self.nodes_cap = str_cap, items_cap, depth_cap, nodes_cap
+    def __init__(self, items_cap: int = ITEMS_CAP, depth_cap: int = DEPTH_CAP, nodes_cap: int = NODES_CAP) -> None:
+        self.items_cap, self.depth_cap, self.nodes_cap = items_cap, depth_cap, nodes_cap
         self._types: dict[int, TypeInfo] = {}
         self._small: dict = {}
         self._nodes = 0
@@ -295,7 +294,7 @@ class Previewer:
 
     def _str(self, value: object, cls: type, name: str, depth: int) -> dict:
         size = _str_len(value)
-        cap = NESTED_STR_CAP if depth else self.str_cap
+        cap = NESTED_STR_CAP if depth else STR_CAP
         head = value if size <= cap and cls is str else _str_slice(value, slice(0, cap))
         if cls is not str:
             snap = self._snap = Snap(id(cls), "text", size)
@@ -552,7 +551,7 @@ class Previewer:
         info = self.info(cls)
         base = info.base
         if base is str:
-            return _str_slice(value, slice(0, NESTED_STR_CAP if depth else self.str_cap))
+            return _str_slice(value, slice(0, NESTED_STR_CAP if depth else STR_CAP))
         if base is bytes or base is bytearray:
             return bytes((bytearray.__getitem__ if base is bytearray else bytes.__getitem__)(
                 value, slice(0, REPR_CAP)))

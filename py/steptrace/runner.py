@@ -26,11 +26,12 @@ from . import files as run_files
 from .capture import OutputCapture
 from .deadline import Deadline
 from .document import serialize, tables
-from .exceptions import describe_exception
+from .exceptions import describe_exception, exception_text
 from .isolation import CleanRun
-from .previews import Previewer
+from .limits import DEFAULT_EVENTS, DIRECT_SECONDS
 from .recorder import LimitReached, Recorder
 from .settrace import SettraceBackend
+from .table import MIN_EVENTS
 
 FORMAT = "stepwise-trace"
 VERSION = 2
@@ -52,11 +53,11 @@ def locate(source: str, module: str) -> tuple[str, str]:
     key = (source, module, tuple(sys.path))
     found = _LOCATED.get(key)
     if found is None or not os.path.isfile(found[1]):
-        found = _LOCATED[key] = (lesson_root(source, module), shown_file(source, module))
+        found = _LOCATED[key] = (lesson_root(module), shown_file(source, module))
     return found
 
 
-def lesson_root(source: str, module: str) -> str:
+def lesson_root(module: str) -> str:
     """The folder the shown module is imported from (`py/` for `py/s08/core/runtime.py`)."""
     spec = importlib.util.find_spec(module.partition(".")[0])
     if spec is None or not (spec.origin or spec.submodule_search_locations):
@@ -82,9 +83,8 @@ def shown_file(source: str, module: str) -> str:
 
 
 def pick_backend(name: str, recorder: Recorder):
-    """`auto`: sys.monitoring where the interpreter has it (same events, far cheaper elsewhere)."""
-    if name not in BACKENDS:
-        raise RunnerError(f"unknown backend {name!r}; use one of {', '.join(BACKENDS)}")
+    """`auto`: sys.monitoring where the interpreter has it (same events, far cheaper elsewhere).
+    `name` is one of BACKENDS (`run_case` checks it before anything runs)."""
     if name == "monitoring" and not monitor.available():
         raise RunnerError("the monitoring backend needs Python 3.12+")
     if name == "settrace" or (name == "auto" and not monitor.available()):
@@ -93,7 +93,7 @@ def pick_backend(name: str, recorder: Recorder):
 
 
 def run_case(source: str, module: str, setup: str, entry: str, *, function: str | None = None,
-             case: str | None = None, max_events: int = 1_000_000, time_limit: float = 10.0,
+             case: str | None = None, max_events: int = DEFAULT_EVENTS, time_limit: float = DIRECT_SECONDS,
              backend: str = "auto", record: bool = True,
              on_phase: Callable[[str], None] | None = None, form: str = "json") -> str | dict:
     """Run setup then entry; return the trace document (docs/trace-format.md) as a JSON string,
@@ -115,7 +115,7 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
         return _written(*_not_run(error, source, function, case), form)
     root, filename = locate(source, module)
     with CleanRun(root) as run:
-        recorder = Recorder(filename, max_events=max_events, time_limit=time_limit, previewer=Previewer())
+        recorder = Recorder(filename, max_events=max_events, time_limit=time_limit)
         chosen = pick_backend(backend, recorder) if record else None
         namespace: dict = {"__name__": "__stepwise__", "__builtins__": sys.modules["builtins"]}
         capture = OutputCapture(recorder.stdout if record else None)
@@ -134,7 +134,7 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
                         try:
                             chosen.install()
                         except Exception as failure:  # noqa: BLE001 - the recorder could not start
-                            fault = f"{type(failure).__name__}: {failure}"
+                            fault = exception_text(failure)
                             raise
                         try:
                             exec(entry_code, namespace)
@@ -173,7 +173,7 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
     document["stats"] = {
         "events": recorder.count, "kept": recorder.table.kept(), "calls": recorder.calls,
         "elapsed_ms": round(elapsed, 3), "stdout_truncated": capture.truncated,
-        "internal_errors": recorder.internal_errors[:20],
+        "internal_errors": recorder.internal_errors,
     }
     return _written(recorder, document, form)
 
@@ -187,9 +187,9 @@ def _written(recorder: Recorder, document: dict, form: str) -> str | dict:
 
 def _not_run(error: SyntaxError, source: str, function: str | None, case: str | None) -> tuple[Recorder, dict]:
     """The trace of a case whose setup or entry does not compile: no events, a clear end."""
-    exception = {"type": type(error).__name__, "message": error.msg or "invalid syntax", "line": error.lineno,
+    exception = {**describe_exception(error, error.msg or "invalid syntax"), "line": error.lineno,
                  "in_source": False, "file": error.filename}
-    recorder = Recorder(error.filename or "<none>", max_events=2)
+    recorder = Recorder(error.filename or "<none>", max_events=MIN_EVENTS)
     return recorder, {
         "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
         "python": sys.version.split()[0], "backend": "none",

@@ -27,12 +27,13 @@ class SettraceBackend:
     def install(self) -> None:
         recorder = self.recorder
         filename = recorder.filename
-        enter, line, leave, raised, fault = recorder.enter, recorder.line, recorder.leave, recorder.raised, \
-            recorder.fault
+        line, leave, raised, fault = recorder.line, recorder.leave, recorder.raised, recorder.fault
+        enter, guarded = recorder.enter, recorder.guarded
 
         def local_for(state: FrameState):
             def local(frame, event, arg):
-                """The per-frame trace function: dispatch on the event name."""
+                """The per-frame trace function: dispatch on the event name. The hot path: one
+                try holds the clauses of `Recorder.guarded` inline for all three events (see there)."""
                 try:
                     if event == "line":
                         line(state, frame, frame.f_lineno)
@@ -53,14 +54,8 @@ class SettraceBackend:
             """Called for every new frame: opt in only for the shown file."""
             if frame.f_code.co_filename != filename:
                 return None
-            try:
-                state = enter(frame)
-            except LimitReached:
-                raise
-            except RecursionError:
-                return None
-            except Exception as error:  # noqa: BLE001
-                fault("call", error)
+            state = guarded("call", enter, frame)
+            if state is None:
                 return None
             if state.local is None:
                 state.local = local_for(state)

@@ -50,13 +50,15 @@ class Chunk:
         self.value_base = 0                 # run-wide value index of values[0]
 
 
+MIN_EVENTS = 2   # the smallest table: one head and one tail chunk
+
+
 class EventTable:
     """Head window + tail ring of chunks; `current` is the chunk being written."""
 
     def __init__(self, max_events: int) -> None:
-        if max_events < 2:
-            raise ValueError("max_events must be at least 2")
-        self.max_events = max_events
+        if max_events < MIN_EVENTS:
+            raise ValueError(f"max_events must be at least {MIN_EVENTS}")
         self.chunk_size = max(1, min(4096, max_events // 16))
         total = max(2, -(-max_events // self.chunk_size))   # kept <= max_events rounded up to a chunk
         self.head_chunks = total // 2

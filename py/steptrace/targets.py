@@ -21,7 +21,6 @@ class Target:
     kind: str     # "function", "method" or "class"
     first: int    # first line, decorators included
     last: int
-    body: int     # the `def`/`class` line itself
 
 
 def first_line(node: ast.AST) -> int:
@@ -41,7 +40,7 @@ def targets(tree: ast.Module) -> dict[str, Target]:
                 kind = "class"
             else:
                 kind = "method" if in_class else "function"
-            found[name] = Target(name, kind, first_line(node), node.end_lineno, node.lineno)
+            found[name] = Target(name, kind, first_line(node), node.end_lineno)
             if isinstance(node, ast.ClassDef):
                 visit(node.body, name + ".", True)
 

@@ -27,8 +27,8 @@ class ValuePool:
 
     CACHE_CAP = 4096
 
-    def __init__(self, previewer: Previewer | None = None) -> None:
-        self.previewer = previewer or Previewer()
+    def __init__(self) -> None:
+        self.previewer = Previewer()
         self.items: list[dict] = []
         self.base = 0                           # run-wide index of items[0]
         self._index: dict[int, int] = {}        # id(preview) -> index in `items`
