@@ -130,11 +130,13 @@ function usable() {
  * null when the run returned nothing. `onPhase("finishing")`: the code has stopped.
  */
 function record(request, onPhase = null) {
+  // The limits come with every request: the build writes them per function (py/steptrace/limits.py).
+  if (!request.limits) throw new Error("a run request must carry its limits ({timeLimit, maxEvents, deadlineMs})");
   const result = runCase.callKwargs(request.source, request.module, request.setup, request.entry, {
     function: request.function,
     case: request.case,
-    max_events: request.limits?.maxEvents ?? 1_000_000,
-    time_limit: request.limits?.timeLimit ?? 1.0,
+    max_events: request.limits.maxEvents,
+    time_limit: request.limits.timeLimit,
     on_phase: onPhase ?? undefined,  // undefined reaches Python as None (null would be JsNull)
     form: "packed",
   });

@@ -7,6 +7,10 @@
 // booted again, so the page always gets a usable runtime back.
 
 const INTERRUPT_SIGINT = 2;
+// After an interrupt the recorder answers with a partial trace; a worker silent for this long is rebooted.
+const INTERRUPT_ANSWER_MS = 700;
+// How long writing a trace may take once the code has stopped (a 1,000,000-event trace takes seconds).
+const TRACE_WRITE_MS = 15_000;
 
 export class WorkerClient extends EventTarget {
   /**
@@ -24,7 +28,7 @@ export class WorkerClient extends EventTarget {
     this.pythonRoot = pythonRoot;
     this.pyodide = pyodide;
     this.deadlineMs = deadlineMs;
-    this.writeTimeoutMs = 15_000; // writing a 1,000,000-event trace takes seconds
+    this.writeTimeoutMs = TRACE_WRITE_MS;
     this.nextId = 1;
     this.pending = null; // {id, resolve, timers}
     this.queue = Promise.resolve();
@@ -126,7 +130,7 @@ export class WorkerClient extends EventTarget {
       () => new Promise((resolve) => {
         if (this.interrupt) new Uint8Array(this.interrupt)[0] = 0;
         this.pending = { id, resolve, timers: [], started: performance.now() };
-        const deadline = this.deadlineMs ?? request.limits?.deadlineMs ?? 1000;
+        const deadline = this.deadlineMs ?? request.limits.deadlineMs;   // the run's own (limits.py), unless overridden
         this.pending.timers.push(setTimeout(() => this.#overdue(id), deadline));
         this.worker.postMessage({ ...request, type: "run", id });
       }),
@@ -148,10 +152,9 @@ export class WorkerClient extends EventTarget {
     pending.stopKind = kind;
     if (this.interrupt) {
       new Uint8Array(this.interrupt)[0] = INTERRUPT_SIGINT;
-      // The recorder answers a KeyboardInterrupt with a partial trace; give it a moment.
       pending.timers.push(setTimeout(() => {
         if (this.pending === pending) this.#reboot(pending, "unresponsive");
-      }, 700));
+      }, INTERRUPT_ANSWER_MS));
     } else {
       this.#reboot(pending, kind);
     }
