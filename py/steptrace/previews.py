@@ -172,11 +172,11 @@ def _module_dict(module: object) -> dict:
 _BASES = (int, float, complex, str, bytes, bytearray, OrderedDict, defaultdict, Counter, dict, list,
           tuple, set, frozenset, deque)
 _DICTS = frozenset(map(id, (dict, OrderedDict, defaultdict, Counter)))
-_LENGTH = {id(dict): _dict_len, id(OrderedDict): _dict_len, id(defaultdict): _dict_len, id(Counter): _dict_len,
+LENGTH = {id(dict): _dict_len, id(OrderedDict): _dict_len, id(defaultdict): _dict_len, id(Counter): _dict_len,
            id(list): _list_len, id(tuple): _tuple_len, id(set): _set_len, id(frozenset): _frozenset_len,
            id(deque): _deque_len}
 _ITERATE = {id(set): _set_iter, id(frozenset): _frozenset_iter, id(deque): _deque_iter}
-_NUMBER_TEXT = {id(int): lambda v: _int_text(v), id(float): _float_repr, id(complex): _complex_repr}
+NUMBER_TEXT = {id(int): lambda v: _int_text(v), id(float): _float_repr, id(complex): _complex_repr}
 
 
 class Snap:
@@ -243,20 +243,6 @@ class Previewer:
         """The signature a preview of `value` would have now."""
         return self.preview_and_signature(value)[1]
 
-    def holds(self, value: object, snap: Snap) -> bool:
-        """Would `value` preview exactly as when `snap` was taken? (No dicts built: the change check.)
-
-        Below the root no cycle bookkeeping is needed: every node reached has the id its
-        parent's snap recorded, so it stands where it stood, cycles included."""
-        if snap.tag == "scalar":
-            return snap.held[0] is value
-        try:
-            return self._holds(value, snap, 0)
-        except (RecursionError, MemoryError):
-            raise
-        except Exception:  # noqa: BLE001 - a value changed under the walk: build it again
-            return False
-
     def forget(self) -> None:
         """Drop the per-type facts: they hold the classes' descriptors, and so the classes."""
         self._types.clear()
@@ -289,7 +275,7 @@ class Previewer:
         if kind in ("object", "dataclass", "exception", "enum"):
             return self._object(value, info, depth)
         snap = self._snap = Snap(id(cls), "text")
-        snap.text = text = self._described(value, info)
+        snap.text = text = self.described(value, info)
         return {"t": info.name, "r": text}
 
     def _str(self, value: object, cls: type, name: str, depth: int) -> dict:
@@ -333,11 +319,11 @@ class Previewer:
             return self._str(value, type(value), name, depth)
         if base is bytes or base is bytearray:
             return self._bytes(value, name)
-        if id(base) in _NUMBER_TEXT:
+        if id(base) in NUMBER_TEXT:
             snap = self._snap = Snap(id(type(value)), "text")
-            snap.text = text = _NUMBER_TEXT[id(base)](value)
+            snap.text = text = NUMBER_TEXT[id(base)](value)
             return {"t": name, "r": text}
-        size = _LENGTH[id(base)](value)
+        size = LENGTH[id(base)](value)
         key = id(value)
         shape = _SHAPES.get(name) if type(value) is base else None
         snap = Snap(id(type(value)), "data", size, base)
@@ -351,7 +337,7 @@ class Previewer:
             return {"t": name, "r": self._shaped(name, shape, "…" if size else ""), "len": size}
         self._path.add(key)
         try:
-            window = _window(value, base, self.items_cap)
+            window = shown_items(value, base, self.items_cap)
             if id(base) in _DICTS:
                 preview = self._entries(window, snap, name, shape, size, depth)
             elif info.kind == "namedtuple":
@@ -433,7 +419,7 @@ class Previewer:
             snap.tag = "cycle"
             self._snap = snap
             return {"t": name, "r": f"<{name} …>", "cycle": True}
-        pairs = self._pairs(value, info)
+        pairs = self.pairs(value, info)
         snap.names = [label for label, _ in pairs]
         if kind == "enum":
             member = next((v for k, v in pairs if k == "_name_"), None)
@@ -464,9 +450,9 @@ class Previewer:
             text = f"<{name} {', '.join(pieces)}>" if pieces else f"<{name} object>"
         return {"t": name, "r": cut(text), "fields": fields, "more": len(pairs) - len(fields)}
 
-    def _pairs(self, value: object, info: TypeInfo) -> list[tuple[str, object]]:
+    def pairs(self, value: object, info: TypeInfo) -> list[tuple[str, object]]:
         """The (name, value) fields an object is shown by: an exception's args first."""
-        pairs = self._stored_fields(value, info)
+        pairs = self.stored_fields(value, info)
         if info.kind == "exception":
             try:
                 args = _exc_args(value)
@@ -475,7 +461,7 @@ class Previewer:
             pairs.insert(0, ("args", args if type(args) is tuple else ()))
         return pairs
 
-    def _stored_fields(self, value: object, info: TypeInfo) -> list[tuple[str, object]]:
+    def stored_fields(self, value: object, info: TypeInfo) -> list[tuple[str, object]]:
         """(name, value) of what the instance stores: its `__dict__`, then its slots (a dataclass:
         its fields first), read through C descriptors only."""
         pairs: list[tuple[str, object]] = []
@@ -498,77 +484,7 @@ class Previewer:
             pairs.sort(key=lambda pair: order.get(pair[0], len(order)))
         return pairs
 
-    # -- the change check ----------------------------------------------------------------------
-    def _holds(self, value: object, snap: Snap, depth: int) -> bool:
-        if id(type(value)) != snap.kind:
-            return False
-        tag = snap.tag
-        if tag == "data":
-            base = snap.base
-            ids = snap.ids
-            if base is list:                     # the common cases first, without helpers
-                if _list_len(value) != snap.size:
-                    return False
-                window = _list_slice(value, slice(0, len(ids)))
-            elif base is dict:
-                if _dict_len(value) != snap.size:
-                    return False
-                half = len(ids) >> 1
-                if list(map(id, islice(_dict_iter(value), half))) != ids[0::2] \
-                        or list(map(id, islice(_dict_values(value), half))) != ids[1::2]:
-                    return False
-                if not snap.kids:
-                    return True
-                window = _window(value, base, half)
-            else:
-                if _LENGTH[id(base)](value) != snap.size:
-                    return False
-                if base is tuple:
-                    window = _tuple_slice(value, slice(0, len(ids)))
-                else:
-                    window = _window(value, base, self.items_cap)[:len(ids)]
-        elif tag == "object":
-            pairs = self._pairs(value, self.info(type(value)))
-            if len(pairs) != snap.size or [label for label, _ in pairs] != snap.names:
-                return False
-            ids = snap.ids
-            window = [item for _, item in pairs[:len(ids)]]
-        elif tag == "text":
-            return self._text_of(value, type(value), depth) == snap.text
-        elif tag == "stub":
-            return self._size_of(value, type(value)) == snap.size
-        else:                                   # a cycle: the same id, so the same ancestor
-            return True
-        if list(map(id, window)) != ids:
-            return False
-        for position, kid in snap.kids:
-            if not self._holds(window[position], kid, depth + 1):
-                return False
-        return True
-
-    def _text_of(self, value: object, cls: type, depth: int) -> object:
-        """What a text-like node's snap keeps, computed again (see `_node`)."""
-        info = self.info(cls)
-        base = info.base
-        if base is str:
-            return _str_slice(value, slice(0, NESTED_STR_CAP if depth else STR_CAP))
-        if base is bytes or base is bytearray:
-            return bytes((bytearray.__getitem__ if base is bytearray else bytes.__getitem__)(
-                value, slice(0, REPR_CAP)))
-        if id(base) in _NUMBER_TEXT:
-            return _NUMBER_TEXT[id(base)](value)
-        if info.kind == "enum":
-            member = next((v for k, v in self._stored_fields(value, info) if k == "_name_"), None)
-            return f"{info.name}.{member}" if type(member) is str else f"<{info.name}>"
-        return self._described(value, info)
-
-    def _size_of(self, value: object, cls: type) -> int:
-        info = self.info(cls)
-        if info.kind == "data":
-            return _LENGTH[id(info.base)](value)
-        return len(self._pairs(value, info))
-
-    def _described(self, value: object, info: TypeInfo) -> str:
+    def described(self, value: object, info: TypeInfo) -> str:
         """The short text of a function, class, module, generator or allowlisted stdlib value."""
         kind = info.kind
         try:
@@ -612,7 +528,7 @@ def _frozen(value: object, snap: Snap, size: int) -> bool:
     return all(type(item) not in (str, bytes) or len(item) <= HELD_TEXT_CAP for item in snap.held)
 
 
-def _window(value: object, base: type, cap: int) -> list:
+def shown_items(value: object, base: type, cap: int) -> list:
     """The items a preview shows, read through the builtin base's C methods: a sequence's first
     `cap` items; a dict's first `cap` keys and values interleaved (k0, v0, k1, v1, …)."""
     if base is list:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from builtins import id, len, type  # captured at import: a lesson may rebind the builtins
 
 from .previews import EXACT_SCALARS, STR_CAP, Previewer, Snap
+from .snap_check import SnapCheck
 
 NUMBERS = frozenset(map(id, (int, float, bool, type(None))))
 
@@ -25,10 +26,12 @@ class ValuePool:
     to the next chunk's list. Indexes are run-wide: `base` + the position in `items`.
     """
 
-    CACHE_CAP = 4096
+    SNAP_CACHE_CAP = 4096    # containers and objects remembered by id
+    TEXT_CACHE_CAP = 4096    # short strings previewed once
 
     def __init__(self) -> None:
         self.previewer = Previewer()
+        self.check = SnapCheck(self.previewer)
         self.items: list[dict] = []
         self.base = 0                           # run-wide index of items[0]
         self._index: dict[int, int] = {}        # id(preview) -> index in `items`
@@ -77,20 +80,20 @@ class ValuePool:
             if kind is str and len(value) <= STR_CAP:   # equal short text, one preview
                 preview = self._texts.get(value)
                 if preview is None:
-                    if len(self._texts) >= self.CACHE_CAP:
+                    if len(self._texts) >= self.TEXT_CACHE_CAP:
                         self._texts.clear()
                     preview = self._texts[value] = self.previewer.preview(value)
                 return preview, None
             return self.previewer.preview(value), None
         cached = self._cache.get(id(value))
-        if cached is not None and cached[0] is not failed and self.previewer.holds(value, cached[0]):
+        if cached is not None and cached[0] is not failed and self.check.holds(value, cached[0]):
             return cached[1], cached[0]
         preview, signature = self.previewer.preview_and_signature(value)
-        if len(self._cache) >= self.CACHE_CAP:
+        if len(self._cache) >= self.SNAP_CACHE_CAP:
             self._cache.clear()
         self._cache[id(value)] = (signature, preview)
         return preview, signature
 
     def same(self, value: object, signature: Snap) -> bool:
         """Would `value` preview exactly as when `signature` was taken?"""
-        return self.previewer.holds(value, signature)
+        return self.check.holds(value, signature)

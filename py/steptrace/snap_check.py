@@ -1,0 +1,110 @@
+"""Does this value still preview as it did?" — answered from its `Snap`, without building a preview.
+
+`previews.Previewer` records, with each preview, what the walk looked at (a `Snap`: ids and lengths
+of containers and objects, the exact scalars themselves, the text of text-like nodes). The recorder
+asks at every step whether each local still previews the same; walking the value again and comparing
+with the snap answers that with no dicts built and, like the preview itself, without running any of
+the program's code (the same C-level reads). Below the root no cycle bookkeeping is needed: every node
+reached has the id its parent's snap recorded, so it stands where it stood, cycles included.
+"""
+from __future__ import annotations
+
+from builtins import id, len, list, map, type  # captured at import: a lesson may rebind the builtins
+from itertools import islice
+
+from .previews import LENGTH, NESTED_STR_CAP, NUMBER_TEXT, REPR_CAP, STR_CAP, Previewer, Snap, shown_items
+
+_str_slice = str.__getitem__
+_dict_len, _dict_iter, _dict_values = dict.__len__, dict.__iter__, dict.values
+_list_len, _list_slice = list.__len__, list.__getitem__
+_tuple_slice = tuple.__getitem__
+
+
+class SnapCheck:
+    """The change check over one previewer's type facts."""
+
+    def __init__(self, previewer: Previewer) -> None:
+        self.previewer = previewer
+
+    def holds(self, value: object, snap: Snap) -> bool:
+        """Would `value` preview exactly as when `snap` was taken?"""
+        if snap.tag == "scalar":
+            return snap.held[0] is value
+        try:
+            return self._holds(value, snap, 0)
+        except (RecursionError, MemoryError):
+            raise
+        except Exception:  # noqa: BLE001 - a value changed under the walk: build it again
+            return False
+
+    def _holds(self, value: object, snap: Snap, depth: int) -> bool:
+        if id(type(value)) != snap.kind:
+            return False
+        tag = snap.tag
+        if tag == "data":
+            base = snap.base
+            ids = snap.ids
+            if base is list:                     # the common cases first, without helpers
+                if _list_len(value) != snap.size:
+                    return False
+                window = _list_slice(value, slice(0, len(ids)))
+            elif base is dict:
+                if _dict_len(value) != snap.size:
+                    return False
+                half = len(ids) >> 1
+                if list(map(id, islice(_dict_iter(value), half))) != ids[0::2] \
+                        or list(map(id, islice(_dict_values(value), half))) != ids[1::2]:
+                    return False
+                if not snap.kids:
+                    return True
+                window = shown_items(value, base, half)
+            else:
+                if LENGTH[id(base)](value) != snap.size:
+                    return False
+                if base is tuple:
+                    window = _tuple_slice(value, slice(0, len(ids)))
+                else:
+                    window = shown_items(value, base, self.previewer.items_cap)[:len(ids)]
+        elif tag == "object":
+            previewer = self.previewer
+            pairs = previewer.pairs(value, previewer.info(type(value)))
+            if len(pairs) != snap.size or [label for label, _ in pairs] != snap.names:
+                return False
+            ids = snap.ids
+            window = [item for _, item in pairs[:len(ids)]]
+        elif tag == "text":
+            return self._text_of(value, type(value), depth) == snap.text
+        elif tag == "stub":
+            return self._size_of(value, type(value)) == snap.size
+        else:                                   # a cycle: the same id, so the same ancestor
+            return True
+        if list(map(id, window)) != ids:
+            return False
+        for position, kid in snap.kids:
+            if not self._holds(window[position], kid, depth + 1):
+                return False
+        return True
+
+    def _text_of(self, value: object, cls: type, depth: int) -> object:
+        """What a text-like node's snap keeps, computed again (see `Previewer._node`)."""
+        previewer = self.previewer
+        info = previewer.info(cls)
+        base = info.base
+        if base is str:
+            return _str_slice(value, slice(0, NESTED_STR_CAP if depth else STR_CAP))
+        if base is bytes or base is bytearray:
+            return bytes((bytearray.__getitem__ if base is bytearray else bytes.__getitem__)(
+                value, slice(0, REPR_CAP)))
+        if id(base) in NUMBER_TEXT:
+            return NUMBER_TEXT[id(base)](value)
+        if info.kind == "enum":
+            member = next((v for k, v in previewer.stored_fields(value, info) if k == "_name_"), None)
+            return f"{info.name}.{member}" if type(member) is str else f"<{info.name}>"
+        return previewer.described(value, info)
+
+    def _size_of(self, value: object, cls: type) -> int:
+        previewer = self.previewer
+        info = previewer.info(cls)
+        if info.kind == "data":
+            return LENGTH[id(info.base)](value)
+        return len(previewer.pairs(value, info))
