@@ -19,8 +19,9 @@
 // Values are previews, so some answers are unknowable (an item left out of a
 // capped list, a truncated string, which NaN object a NaN is, whether an
 // object's class is hashable). Those raise an EvaluationError instead of
-// guessing; the engine treats a failed evaluation as "condition false". So does
-// comparing two containers (==, <), which the engine does not do from previews.
+// guessing, and so does comparing two containers (==, <), which the engine does not do
+// from previews. A failed evaluation stops the run at that line with the error shown (as
+// bdb does), never passes silently (breakpoints.js).
 
 /** A condition that does not parse. `position` is the 0-based offset. */
 export class ConditionError extends Error {
