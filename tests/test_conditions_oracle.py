@@ -21,9 +21,9 @@ cycle marker, an int too big to print), or for one of its documented limits (LIM
 CPython would not give, or an answer where CPython raises, always fails. PINNED adds the conditions
 this test once found answered wrong, over fixed values, with the verdict each must get.
 
-Numbers are handed over as the page's value table hands them (`ValueTable.runtime`): ints, bools,
-None and floats no int can equal as bare JS values; a float with a whole value (2.0, -0.0) as its
-preview, since as a bare JS number it would be the int (see RAW_INTEGRAL_FLOATS).
+Numbers the recorder keeps raw (ints within ±2**53, floats, bools, None) are handed to the engine
+through the page's own `ValueTable.runtime` (tests/js/conditions-oracle.mjs), which gives a float with
+a whole value (2.0, -0.0) as its preview, since as a bare JS number it would be the int.
 """
 from __future__ import annotations
 
@@ -61,10 +61,6 @@ LIMITS = {
     "containers": "cannot compare two container values from previews",
     "hash": "__hash__ is not in the preview",
 }
-# A float equal to an int (2.0, -0.0) as a bare JS number is the int: the engine would read it as one
-# (`xs[f]`, `'a' * f` would work where CPython raises), so `ValueTable.runtime` hands such floats over
-# as previews, and so does this test. Raw here: ints, bools, None and the floats no int can equal.
-RAW_INTEGRAL_FLOATS = False
 
 NAN = float("nan")          # one object: CPython's `in` and dict lookup find it by identity
 INF = float("inf")
@@ -432,15 +428,16 @@ def lossy(preview: object) -> bool:
     return any(lossy(child) for child in children)
 
 
+RAW_KINDS = {int: "int", float: "float", bool: "bool", type(None): "none"}
+
+
 def raw_ok(value: object) -> bool:
     """Would the recorder keep `value` raw (and can JSON carry it to the engine as the runtime would)?"""
     if value is None or type(value) is bool:
         return True
     if type(value) is int:
         return -SAFE < value < SAFE
-    if type(value) is float:
-        return RAW_INTEGRAL_FLOATS or not (math.isfinite(value) and value == int(value) and abs(value) < SAFE)
-    return False
+    return type(value) is float
 
 
 def raw_json(value: object) -> object:
@@ -506,7 +503,8 @@ def build() -> tuple[list[dict], list[dict], list[list]]:
         for name, value in env.items():
             preview = previewer.preview(value)
             cut[name] = lossy(preview)
-            spec[name] = {"raw": raw_json(value)} if raw and raw_ok(value) else {"p": preview}
+            spec[name] = {"raw": raw_json(value), "kind": RAW_KINDS[type(value)]} if raw and raw_ok(value) \
+                else {"p": preview}
         envs.append({"values": env, "cut": cut, "raw": raw})
         specs.append(spec)
         return len(envs) - 1

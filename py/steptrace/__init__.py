@@ -11,7 +11,7 @@ tail ring), `recorder` (frames, locals diffs), `settrace` and `monitor` (the two
 backends), `deadline` (the time limit), `capture` (stdout and stderr),
 `isolation` (a clean interpreter and private folders per run), `files` (what the
 run made), `runner` (one run -> one document), `limits` (the run limits, also
-checked for authors), `line_effects` and `loop_effects` (which names a line can change),
+checked for authors), `line_effects` (which names a line can change),
 `document` and `packed` (the trace's two forms). For authors and the build: `cli`,
 `scenario` (scenario files), `targets` (what a lesson may name).
 """

@@ -78,7 +78,8 @@ class MonitoringBackend:
         filename = recorder.filename
         codes = self.codes
         live = recorder.live
-        enter, line, fault, guarded = recorder.enter, recorder.line, recorder.fault, recorder.guarded
+        enter, line, leave, fault, guarded = recorder.enter, recorder.line, recorder.leave, recorder.fault, \
+            recorder.guarded
         getframe = sys._getframe
         disable = monitoring.DISABLE
         set_local = monitoring.set_local_events
@@ -95,7 +96,7 @@ class MonitoringBackend:
                     action(state, frame, *args)
             return run
 
-        raised_in, left_from, line_in = in_frame(recorder.raised), in_frame(recorder.leave), in_frame(line)
+        raised_in, left_from, line_in = in_frame(recorder.raised), in_frame(leave), in_frame(line)
 
         def start(code, frame):
             """The first start of a code object of the shown file switches on its local events."""
@@ -138,11 +139,24 @@ class MonitoringBackend:
             guarded("line", line_in, getframe(1), to_line)
             return None
 
-        def on_return(code, offset, value):
-            guarded("return", left_from, getframe(1), value, False, False)
+        def leaving(yielded):
+            """PY_RETURN and PY_YIELD: one per call, hot in call-heavy code, so `Recorder.guarded`'s
+            clauses are inline here too (a guarded call cost ~6% of fib(20) on 3.13)."""
+            def on_leave(code, offset, value):
+                try:
+                    frame = getframe(1)
+                    state = live.get(id(frame))
+                    if state is not None:
+                        leave(state, frame, value, False, yielded)
+                except LimitReached:
+                    raise
+                except RecursionError:
+                    pass
+                except Exception as error:  # noqa: BLE001 - a recorder bug must not change the run
+                    fault("return", error)
+            return on_leave
 
-        def on_yield(code, offset, value):
-            guarded("return", left_from, getframe(1), value, False, True)
+        on_return, on_yield = leaving(False), leaving(True)
 
         def on_raise(code, offset, error):
             if code.co_filename == filename:

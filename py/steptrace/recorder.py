@@ -3,8 +3,8 @@
 `Recorder` holds what both backends share: the frame table, per-frame locals
 diffing and the event table. A backend (`settrace.SettraceBackend`,
 `monitor.MonitoringBackend`) only turns interpreter hooks into the calls `enter`,
-`line`, `leave` and `raised`, each run through `guarded` (the recorder's own faults
-go to `fault`, never into the program).
+`line`, `leave` and `raised`, shielded by `guarded` or by its clauses written inline on the
+hottest callbacks (the recorder's own faults go to `fault`, never into the program).
 
 Locals are diffed, not copied: each frame keeps, per name, a token (the scalar
 itself, or a container's or object's id), the signature of its preview and the
@@ -118,10 +118,10 @@ class Recorder:
         """`action(*args)` for a backend's `event` callback, shielding the program from the recorder:
         a limit goes on into the program; the recursion limit (the traced code is at it and will
         meet it itself) and the recorder's own faults (`fault`) never do. Returns what `action`
-        returns, None when it failed. Both backends guard every callback with this, except the
-        per-line ones (`monitor` on_line, `settrace` local), which inline these clauses: they are the
-        hottest path, and this call there cost 5-8% of a plain-loop step (tools/overhead.py: CPython
-        3.11 settrace 1.31 -> 1.37 µs, 3.13 monitoring 1.43 -> 1.51 µs)."""
+        returns, None when it failed. Both backends guard every callback with this, except the hottest,
+        which inline these clauses: `monitor`'s LINE, PY_RETURN and PY_YIELD callbacks and `settrace`'s
+        local trace function (this call on the line path cost 5-8% of a plain-loop step, CPython 3.11
+        settrace 1.31 -> 1.37 µs, 3.13 monitoring 1.43 -> 1.51 µs; on returns ~6% of fib(20), 3.13)."""
         try:
             return action(*args)
         except LimitReached:
@@ -403,8 +403,10 @@ class Recorder:
         same = values.same
         chunk = self.table.current
         set_names, set_refs = chunk.set_names, chunk.set_refs
-        mark = len(set_refs)
         count = 0
+        # The frame's first delta in this chunk holds all its names (the chunk replays alone): then
+        # the walk below only brings `seen` up to date, and every name is written once after it.
+        full = state.serial != self.table.serial
         current = frame.f_locals
         hidden = 0
         for name, value in current.items():
@@ -433,10 +435,11 @@ class Recorder:
                         seen[name] = (value, None, None)
                         continue
                     seen[name] = (value, None, None)
-                    set_names.append(name)
-                    set_refs.append(base + len(items))
-                    items.append(value)
-                    count += 1
+                    if not full:
+                        set_names.append(name)
+                        set_refs.append(base + len(items))
+                        items.append(value)
+                        count += 1
                     continue
                 preview, signature = values.number(kind, value), None
             else:
@@ -446,18 +449,17 @@ class Recorder:
                 seen[name] = (token, signature, known[2])
                 continue
             seen[name] = (token, signature, preview)
-            set_names.append(name)
-            set_refs.append(values.intern(preview))
-            count += 1
+            if not full:
+                set_names.append(name)
+                set_refs.append(values.intern(preview))
+                count += 1
         removed = None
         if len(seen) > len(current) - hidden:   # some name seen before is unbound now
             removed = [name for name in seen if name not in current]
             for name in removed:
                 del seen[name]
-        full = state.serial != self.table.serial
-        if full:   # the frame's first delta in this chunk holds all its names (the chunk replays alone)
+        if full:
             state.serial = self.table.serial
-            del set_names[mark:], set_refs[mark:]
             removed = None
             intern = values.intern
             for name, known in seen.items():

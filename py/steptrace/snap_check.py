@@ -1,4 +1,4 @@
-"""Does this value still preview as it did?" — answered from its `Snap`, without building a preview.
+"""Whether a value still previews as it did, answered from its `Snap` without building a preview.
 
 `previews.Previewer` records, with each preview, what the walk looked at (a `Snap`: ids and lengths
 of containers and objects, the exact scalars themselves, the text of text-like nodes). The recorder

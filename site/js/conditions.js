@@ -140,8 +140,9 @@ function tokenize(src) {
 //   - an int beyond ±(2**53 - 1) is a BigInt (exact, as in Python);
 //   - a float whose value is a safe integer (2.0, -0.0, 1e15) is a PyFloat.
 // A number the lookup hands over raw is read the same way; the recorder keeps
-// ints raw only within ±2**53, so only a raw float with an integral value
-// (2.0) is misread, as the int 2 (the page's runtime() does not say which).
+// ints raw only within ±2**53, and a raw float with an integral value (2.0) would
+// read as the int 2, so the value table's runtime() hands such floats over as
+// their previews (trace-columns.js).
 
 class Box {
   /** @param {any} preview */

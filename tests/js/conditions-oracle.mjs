@@ -1,23 +1,33 @@
 // Evaluate generated breakpoint conditions with the page's engine; run by tests/test_conditions_oracle.py.
 //
 // Input (the JSON file named by argv[2]): {envs: [{name: spec}], cases: [[env index, expression]]}, where a
-// spec is {"p": Value preview} (as the recorder wrote it) or {"raw": x}: a number, boolean or null handed to
-// the condition as itself, as ValueTable.runtime does for the numbers the recorder kept raw (JSON has no
-// NaN, infinities or -0, so those come as the strings "nan", "inf", "-inf", "-0").
+// spec is {"p": Value preview} (as the recorder wrote it) or {"raw": x, "kind": "int"|"float"|"bool"|"none"}:
+// a number the recorder kept raw, put into a ValueTable with its kind and handed to the condition by
+// ValueTable.runtime, as the page does (JSON has no NaN, infinities or -0, so those come as the strings
+// "nan", "inf", "-inf", "-0").
 // Output (stdout): one JSON list, an answer per case: {"a": true|false} the condition's truth,
 // {"e": message} an EvaluationError (the engine cannot tell, or Python would raise), {"c": message} a
 // ConditionError (the text did not parse), {"x": message} anything else thrown (always a bug).
 import { readFileSync } from 'node:fs';
 import { parseCondition, ConditionError, EvaluationError } from '../../site/js/conditions.js';
+import { ValueTable, INT, FLOAT, BOOL, NONE } from '../../site/js/trace-columns.js';
 
 const SPECIAL = { nan: NaN, inf: Infinity, '-inf': -Infinity, '-0': -0 };
+const KINDS = { int: INT, float: FLOAT, bool: BOOL, none: NONE };
+
+/** What a condition gets for a raw number: the page's own ValueTable.runtime over a one-value table. */
+function runtimeValue(spec) {
+  const x = typeof spec.raw === 'string' ? SPECIAL[spec.raw] : spec.raw;
+  const table = new ValueTable(Uint8Array.of(KINDS[spec.kind]), Float64Array.of(x === null ? 0 : Number(x)), { list: [] });
+  return table.runtime(0);
+}
 const input = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 
 const envs = input.envs.map((env) => {
   const values = new Map();
   for (const [name, spec] of Object.entries(env)) {
     if ('p' in spec) values.set(name, spec.p);
-    else values.set(name, typeof spec.raw === 'string' ? SPECIAL[spec.raw] : spec.raw);
+    else values.set(name, runtimeValue(spec));
   }
   return (name) => values.get(name);
 });
