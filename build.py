@@ -513,13 +513,17 @@ def watch(out: Path, lessons_dirs: list[Path], lessons: list[Lesson], every: flo
 
 def not_modified(since: str | None, mtime: float) -> bool:
     """Does an If-Modified-Since header say the browser's copy is as new as the file (seconds)?"""
+    from datetime import UTC
     from email.utils import parsedate_to_datetime
     if not since:
         return False
     try:
-        return int(mtime) <= parsedate_to_datetime(since).timestamp()
+        when = parsedate_to_datetime(since)
     except (TypeError, ValueError, IndexError, OverflowError):
         return False
+    if when.tzinfo is None:   # HTTP dates are GMT; a date without a zone is read as such (as http.server does)
+        when = when.replace(tzinfo=UTC)
+    return int(mtime) <= when.timestamp()
 
 
 def serve(out: Path, port: int, isolation: bool = True) -> None:

@@ -280,3 +280,20 @@ def test_serve_watch_rebuilds_when_a_lesson_file_changes(authoring, tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_if_modified_since_is_read_as_gmt_whatever_the_server_zone(monkeypatch):
+    """A date sent without a zone is GMT (as http.server reads it), not the server's local time."""
+    import time
+    monkeypatch.setenv("TZ", "Asia/Shanghai")   # UTC+8: a local-time reading would be 8 hours off
+    time.tzset()
+    try:
+        noon = 1796040000                           # Mon, 30 Nov 2026 12:00:00 GMT
+        assert build.not_modified("Mon, 30 Nov 2026 12:00:00 GMT", noon)
+        assert build.not_modified("Mon, 30 Nov 2026 12:00:00", noon)
+        assert not build.not_modified("Mon, 30 Nov 2026 12:00:00", noon + 1)
+        assert not build.not_modified("Mon, 30 Nov 2026 11:00:00 GMT", noon)
+        assert not build.not_modified("not a date", noon)
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
