@@ -457,6 +457,7 @@ PINNED_VALUES = {
     "big": SAFE + 1, "safe": SAFE - 1, "huge": 10 ** 59 + 7, "ten": 10, "two": 2.0, "half": 0.5, "yes": True,
     "inf": INF, "nan": NAN, "fl": [1.5, NAN], "nd": {NAN: "n", 1: "one"}, "other_nan": float("nan"),
     "xs": [1, 2, 3], "d": {"k": 1, (1, 2): 2}, "st": {1, 2}, "tp": (1, [2]), "ok_tp": (1, 2),
+    "nz": -0.0, "none": None, "neg": -3,
 }
 PINNED = [
     # a cut string whose UTF-16 length equals its code point length is still cut
@@ -490,6 +491,15 @@ PINNED = [
     # unhashable keys raise in dict and set lookups
     ("xs in d", "agree"), ("xs not in st", "agree"), ("tp in d", "agree"), ("ok_tp in d", "limit:containers"),
     ("d[xs] == 1", "agree"), ("st in d", "agree"),
+    # `name OP int` is answered from the raw number by breakpoints (conditions-oracle.mjs checks it agrees)
+    ("nan == 3", "agree"), ("nan != 3", "agree"), ("3 < nan", "agree"), ("nan >= 0", "agree"),
+    ("two == 2", "agree"), ("2 <= two", "agree"), ("two > 2", "agree"), ("yes == 1", "agree"),
+    ("1 == yes", "agree"), ("yes < 2", "agree"), ("ten >= 10", "agree"), ("10 > ten", "agree"),
+    ("safe == 9007199254740991", "agree"), ("safe < 9007199254740991", "agree"), ("half > 0", "agree"),
+    ("0 < half", "agree"), ("inf > 5", "agree"), ("5 >= inf", "agree"), ("nz == 0", "agree"),
+    ("0 >= nz", "agree"), ("nz != 0", "agree"), ("none == 0", "agree"), ("none != 0", "agree"),
+    ("none < 1", "agree"), ("neg < 0", "agree"), ("0 != neg", "agree"), ("big == 9007199254740991", "agree"),
+    ("big > 9007199254740991", "agree"),
 ]
 
 

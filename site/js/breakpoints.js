@@ -213,6 +213,15 @@ export class Breakpoints {
     const lk = locals.lookup();
     const fi = index.frameOf[i];
     lk.moveTo(fi, i);
+    const numeric = bp.condition.numeric;
+    if (numeric !== null) {
+      const x = lk.number(numeric.name);
+      if (x !== undefined) {
+        const answer = numeric.test(x) ? TRUE : FALSE;
+        bp.results[q] = answer;
+        return answer === TRUE;
+      }
+    }
     // Per change, not per hit: the answer depends only on the frame, its last full snapshot and the
     // entries of the names the condition reads. While none of them moved, the last answer stands
     // (`len(groups) > 1` on a hot line is evaluated once per change of `groups`). When the names
@@ -221,7 +230,7 @@ export class Breakpoints {
     if (bp.memoTries < MEMO_TRIAL || bp.memoHits * 8 >= bp.memoTries) {
       const names = (bp.nameList ??= [...bp.condition.names]);
       const key = (bp.memoKey ??= new Int32Array(names.length + 2).fill(-2));
-      const full = locals.lastFull(fi, i);
+      const full = lk.full;
       same = key[0] === fi && key[1] === full;
       key[0] = fi;
       key[1] = full;

@@ -827,6 +827,8 @@ class Parser {
  *   evaluate with `lookup(name)` returning a trace Value preview, or a number, boolean or null
  *   standing for itself (or undefined
  *   when the name is not a local there); throws EvaluationError when undecidable
+ * @property {{name: string, test: (x: number) => boolean}|null} numeric  for `name OP int`: the
+ *   answer when the name holds an int, float or bool (its number), without `test`
  */
 
 /**
@@ -843,5 +845,34 @@ export function parseCondition(source) {
     source,
     names: p.names,
     test: (lookup) => truthy(compiled(lookup)),
+    numeric: numericComparison(p.toks),
   };
+}
+
+const FLIPPED = { '==': '==', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+/**
+ * For `name OP int` or `int OP name` (OP a comparison, the int exact in a JS number): the name and
+ * a test of the number the name holds, which is what Python answers when it holds an int, float
+ * or bool (an int literal compares with a float exactly, True is 1, NaN is unequal to all).
+ * Any other value goes through the evaluator. A conditional continue over a loop asks this at
+ * every hit it passes. null for every other condition.
+ * @param {Token[]} toks
+ * @returns {{name: string, test: (x: number) => boolean}|null}
+ */
+function numericComparison(toks) {
+  if (toks.length !== 4 || toks[1].type !== 'op' || !(toks[1].value in FLIPPED)) return null;
+  const [a, , b] = toks;
+  const named = a.type === 'name' ? a : b.type === 'name' ? b : null;
+  const literal = named === a ? b : a;
+  if (named === null || literal.type !== 'num' || !Number.isSafeInteger(literal.value)) return null;
+  const k = literal.value;
+  switch (named === a ? toks[1].value : FLIPPED[toks[1].value]) {
+    case '==': return { name: named.value, test: (x) => x === k };
+    case '!=': return { name: named.value, test: (x) => x !== k };
+    case '<': return { name: named.value, test: (x) => x < k };
+    case '<=': return { name: named.value, test: (x) => x <= k };
+    case '>': return { name: named.value, test: (x) => x > k };
+    default: return { name: named.value, test: (x) => x >= k };
+  }
 }

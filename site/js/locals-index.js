@@ -221,10 +221,11 @@ export class LocalsIndex {
 
   /** Position of frame fi's last full delta at or before event i, or -1. */
   lastFull(fi, i) {
-    const fl = this.fullList, end = this.fullStart[fi + 1];
-    let p = -1;
-    for (let j = this.fullStart[fi]; j < end && this.deltaEvent[fl[j]] <= i; j++) p = fl[j];
-    return p;
+    // A binary search: a long-lived frame has a full snapshot per event-table chunk (hundreds at a
+    // million events), and conditions ask this at every hit they pass.
+    const fl = this.fullList, start = this.fullStart[fi];
+    const j = lastAtMostBy(this.deltaEvent, fl, start, this.fullStart[fi + 1], i);
+    return j >= start ? fl[j] : -1;
   }
 
   /** Change-list entry of `slot`'s last change at or before event i, or -1. */
@@ -242,15 +243,6 @@ export class LocalsIndex {
       if (this.slotNameId[this.frameSlots[j]] === id) return this.frameSlots[j];
     }
     return -1;
-  }
-
-  /** What a condition sees of the value set by change-list entry h (-1: none), as of event i
-   * (`ValueTable.runtime`), or undefined when the name is unbound there. */
-  valueAtEntry(fi, h, i) {
-    if (h < 0) return undefined;
-    const ref = this.slotValue[h];
-    if (ref < 0 || this.slotList[h] < this.lastFull(fi, i)) return undefined;
-    return this.values.runtime(ref);
   }
 
   /**
@@ -297,15 +289,49 @@ export class NameLookup {
     this.i = -1;
     /** @type {Map<string, {slot: number, hint: number}>} */
     this.known = new Map();
+    // The frame's last full snapshot at or before i (`LocalsIndex.lastFull`), kept while i stays
+    // between it and the frame's next one: a million-event loop has one per event-table chunk.
+    this.full = -1;
+    this.fullFrom = 0;
+    this.fullUntil = -1;
     /** `get` as a plain function, for `condition.test`. */
-    this.get = (name) => this.locals.valueAtEntry(this.fi, this.entry(name), this.i);
+    this.get = (name) => this.valueOf(this.entry(name));
   }
 
   /** Look at frame fi as of event i. */
   moveTo(fi, i) {
-    if (fi !== this.fi) this.known.clear();
+    if (fi !== this.fi) {
+      this.known.clear();
+      this.fullUntil = -1;
+    }
     this.fi = fi;
     this.i = i;
+    if (i < this.fullFrom || i >= this.fullUntil) {
+      const locals = this.locals, fl = locals.fullList, ev = locals.deltaEvent;
+      const start = locals.fullStart[fi], end = locals.fullStart[fi + 1];
+      const j = lastAtMostBy(ev, fl, start, end, i);
+      this.full = j >= start ? fl[j] : -1;
+      this.fullFrom = j >= start ? ev[fl[j]] : -1;
+      this.fullUntil = j + 1 < end ? ev[fl[j + 1]] : Infinity;
+    }
+  }
+
+  /** What a condition sees of the value set by change-list entry h (`ValueTable.runtime`), or
+   * undefined when the name is unbound at the current event. */
+  valueOf(h) {
+    const locals = this.locals;
+    const ref = h < 0 ? -1 : locals.slotValue[h];
+    if (ref < 0 || locals.slotList[h] < this.full) return undefined;
+    return locals.values.runtime(ref);
+  }
+
+  /** The int, float or bool `name` holds at the current event, or undefined (unbound, another kind). */
+  number(name) {
+    const h = this.entry(name);
+    const locals = this.locals;
+    const ref = h < 0 ? -1 : locals.slotValue[h];
+    if (ref < 0 || locals.slotList[h] < this.full) return undefined;
+    return locals.values.number(ref);
   }
 
   /** The entry of `name`'s last change at or before the current event (-1: none). */

@@ -160,6 +160,16 @@ export class ValueTable {
     }
   }
 
+  /**
+   * The number an int, float or bool value holds (a bool as 0/1), or undefined for any other kind:
+   * what a comparison with a number literal needs, without the condition evaluator.
+   * @param {number} k
+   */
+  number(k) {
+    const kind = this.kinds[k];
+    return kind === INT || kind === FLOAT || kind === BOOL ? this.numbers[k] : undefined;
+  }
+
   /** What crosses from the worker to the page (typed arrays are transferred). */
   parts() {
     return { kinds: this.kinds, numbers: this.numbers, previews: this.previews, slot: this.slot };

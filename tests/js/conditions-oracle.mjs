@@ -15,26 +15,40 @@ import { ValueTable, INT, FLOAT, BOOL, NONE } from '../../site/js/trace-columns.
 const SPECIAL = { nan: NaN, inf: Infinity, '-inf': -Infinity, '-0': -0 };
 const KINDS = { int: INT, float: FLOAT, bool: BOOL, none: NONE };
 
-/** What a condition gets for a raw number: the page's own ValueTable.runtime over a one-value table. */
-function runtimeValue(spec) {
+/** A one-value table holding a raw number, as the page's ValueTable would. */
+function rawTable(spec) {
   const x = typeof spec.raw === 'string' ? SPECIAL[spec.raw] : spec.raw;
-  const table = new ValueTable(Uint8Array.of(KINDS[spec.kind]), Float64Array.of(x === null ? 0 : Number(x)), { list: [] });
-  return table.runtime(0);
+  return new ValueTable(Uint8Array.of(KINDS[spec.kind]), Float64Array.of(x === null ? 0 : Number(x)), { list: [] });
 }
 const input = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 
+// Per environment: what a condition gets for each name (ValueTable.runtime, as the page does), and the
+// number the breakpoint's fast path for `name OP int` reads (ValueTable.number).
 const envs = input.envs.map((env) => {
   const values = new Map();
+  const numbers = new Map();
   for (const [name, spec] of Object.entries(env)) {
-    if ('p' in spec) values.set(name, spec.p);
-    else values.set(name, runtimeValue(spec));
+    if ('p' in spec) {
+      values.set(name, spec.p);
+      continue;
+    }
+    const table = rawTable(spec);
+    values.set(name, table.runtime(0));
+    numbers.set(name, table.number(0));
   }
-  return (name) => values.get(name);
+  return { get: (name) => values.get(name), numbers };
 });
 
 const answers = input.cases.map(([env, source]) => {
   try {
-    return { a: parseCondition(source).test(envs[env]) };
+    const condition = parseCondition(source);
+    const answer = condition.test(envs[env].get);
+    // Breakpoints answer `name OP int` from the number alone when there is one: it must agree.
+    const x = condition.numeric && envs[env].numbers.get(condition.numeric.name);
+    if (x !== undefined && x !== null && condition.numeric.test(x) !== answer) {
+      return { x: `the numeric fast path answers ${!answer} for ${x}` };
+    }
+    return { a: answer };
   } catch (e) {
     if (e instanceof EvaluationError) return { e: e.message };
     if (e instanceof ConditionError) return { c: e.message };

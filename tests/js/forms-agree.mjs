@@ -4,7 +4,8 @@
 //
 // At every event (every few, in a long run) it compares what the page asks (eventAt, localsAt, stackAt, returnAt,
 // exceptionAt, stdoutUntil) between: the JSON document; the packed form; and the packed form
-// built, taken apart with parts(), structured-cloned (what postMessage does) and revived.
+// built, taken apart with parts(), structured-cloned (what postMessage does) and revived; and whether
+// conditional breakpoints of the form `name OP int` stop where the general evaluator does.
 import { createInterface } from "node:readline";
 import { Replay } from "../../site/js/replay.js";
 import { fromPacked } from "../../site/js/trace-columns.js";
@@ -29,6 +30,49 @@ function view(replay, i) {
   });
 }
 
+/** Every stop of a breakpoint on `line` with `condition`, from the start (at most 300). */
+function hits(replay, line, condition) {
+  replay.clearBreakpoints();
+  replay.setBreakpoint(line, { condition });
+  replay.start();
+  const out = [];
+  for (let move = replay.continue(); move.reason === "breakpoint" && out.length < 300; move = replay.continue()) {
+    out.push([move.index, replay.conditionError?.message ?? null]);
+  }
+  replay.clearBreakpoints();
+  return JSON.stringify(out);
+}
+
+/**
+ * `name OP int` is answered from the raw number (breakpoints.js's fast path); `(name) OP int` goes
+ * through the evaluator. Over the lines and number-holding names of a real run, both must stop at
+ * the same events with the same errors.
+ */
+function numericConditionsAgree(replay, mismatches) {
+  const pairs = new Map(); // "line name" -> numbers seen there
+  for (let i = 0; i < replay.eventCount && pairs.size < 12; i += Math.max(1, Math.floor(replay.eventCount / 400))) {
+    const event = replay.eventAt(i);
+    if (event.kind !== "l") continue;
+    for (const [name, value] of replay.localsAt(i).vars) {
+      if (!["int", "float", "bool"].includes(value.t) || !/^[A-Za-z_]\w*$/.test(name)) continue;
+      const seen = pairs.get(`${event.line} ${name}`) ?? new Set();
+      if (value.t === "int" && Number.isSafeInteger(Number(value.r))) seen.add(Number(value.r));
+      pairs.set(`${event.line} ${name}`, seen);
+    }
+  }
+  for (const [key, seen] of pairs) {
+    const [line, name] = key.split(" ");
+    const k = [...seen][Math.floor(seen.size / 2)] ?? 1;
+    for (const op of ["==", "!=", "<", ">="]) {
+      for (const [fast, slow] of [[`${name} ${op} ${k}`, `(${name}) ${op} ${k}`], [`${k} ${op} ${name}`, `${k} ${op} (${name})`]]) {
+        const want = hits(replay, Number(line), slow);
+        const got = hits(replay, Number(line), fast);
+        if (got !== want && mismatches.length < 5) mismatches.push({ condition: fast, line, want, got });
+      }
+    }
+  }
+}
+
 for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;
   const run = JSON.parse(line);
@@ -48,6 +92,8 @@ for await (const line of createInterface({ input: process.stdin })) {
       if (got !== want) mismatches.push({ form, event: i, want: JSON.parse(want), got: JSON.parse(got) });
     }
   }
+  numericConditionsAgree(revived, mismatches);
+  numericConditionsAgree(fromJson, mismatches);
   const top = [fromJson.returnedAtTop(), built.returnedAtTop(), revived.returnedAtTop()];
   if (new Set(top).size !== 1) mismatches.push({ returnedAtTop: top });
   const header = (r) => JSON.stringify({ end: r.trace.end, files: r.trace.files, out: r.trace.stdout_text, gap: r.gapInfo() });
