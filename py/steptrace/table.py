@@ -19,35 +19,52 @@ from collections import deque
 class Chunk:
     """Consecutive events and everything recorded at them, as columns.
 
-    Columns are `array`s and a `bytearray` rather than lists of objects: a million events and
-    their locals deltas cost tens of MB, not hundreds (a tuple and a dict per delta did), and
-    they are written out as bytes without a loop (`packed`)."""
+    A chunk is kept as `array`s and `bytearray`s rather than lists of objects: a million events
+    and their locals deltas cost tens of MB, not hundreds, and they are written out as bytes
+    without a loop (`packed`). While it is the chunk being written its number columns are lists,
+    and `seal` packs them when it closes: in Pyodide appending an int to an `array` costs several
+    times what appending it to a list does (the conversion), and a step appends up to ten."""
 
     __slots__ = ("start", "kinds", "lines", "frames", "delta_event", "delta_frame", "delta_full", "delta_sets",
                  "set_names", "set_refs", "deleted", "return_event", "return_ref", "exceptions", "stdout", "ended",
-                 "values", "value_base")
+                 "values", "value_base", "sealed")
 
     def __init__(self, start: int) -> None:
         self.start = start                  # run-wide index of the chunk's first event
-        self.kinds = bytearray()            # b"c", b"l", b"r" or b"x" per event
-        self.lines = array("i")
-        self.frames = array("i")
+        self.kinds: list | bytearray = []   # b"c", b"l", b"r" or b"x" (as ints) per event
+        self.lines: list | array = []
+        self.frames: list | array = []
         # Locals deltas, one row each: run-wide event, frame id, full snapshot (0/1), and how many
         # `set` entries it has; the entries follow each other in `set_names`/`set_refs`.
-        self.delta_event = array("i")
-        self.delta_frame = array("i")
-        self.delta_full = bytearray()
-        self.delta_sets = array("i")
+        self.delta_event: list | array = []
+        self.delta_frame: list | array = []
+        self.delta_full: list | bytearray = []
+        self.delta_sets: list | array = []
         self.set_names: list[str] = []
-        self.set_refs = array("i")          # run-wide value indexes (`value_base` + a position in `values`)
+        self.set_refs: list | array = []    # run-wide value indexes (`value_base` + a position in `values`)
         self.deleted: list[tuple] = []      # (delta row, name) of names a delta unbinds
-        self.return_event = array("i")
-        self.return_ref = array("i")        # run-wide value index of each return's value
+        self.return_event: list | array = []
+        self.return_ref: list | array = []  # run-wide value index of each return's value
         self.exceptions: list[tuple] = []   # (event, {"type", "message"})
         self.stdout: list[tuple] = []       # (event, text, stream)
         self.ended: list[int] = []          # frames whose last event is in this chunk
         self.values: list = []              # previews, and numbers kept raw
         self.value_base = 0                 # run-wide value index of values[0]
+        self.sealed = False
+
+    def seal(self) -> None:
+        """Pack the number columns into arrays, once (appending to them afterwards still works)."""
+        if self.sealed:
+            return
+        self.sealed = True
+        self.kinds, self.delta_full = bytearray(self.kinds), bytearray(self.delta_full)
+        for name in _INT_COLUMNS:
+            column = array("i")
+            column.fromlist(getattr(self, name))     # a little quicker than array("i", list) in Pyodide
+            setattr(self, name, column)
+
+
+_INT_COLUMNS = ("lines", "frames", "delta_event", "delta_frame", "delta_sets", "set_refs", "return_event", "return_ref")
 
 
 MIN_EVENTS = 2   # the smallest table: one head and one tail chunk
@@ -75,6 +92,7 @@ class EventTable:
     def rotate(self, next_start: int, last_frame_id: int) -> list[int]:
         """Close the full current chunk, open the next; return frame ids now forgettable."""
         closing, forgettable = self.current, []
+        closing.seal()
         if not self.in_tail and len(self.head) < self.head_chunks:
             self.head.append(closing)
             if len(self.head) == self.head_chunks:
@@ -94,10 +112,12 @@ class EventTable:
         return forgettable
 
     def chunks(self) -> list[Chunk]:
+        """Every kept chunk, sealed: call it once the run is over (the current chunk is closed too)."""
+        self.current.seal()
         return [*self.head, *self.tail, self.current]
 
     def kept(self) -> int:
-        return sum(len(c.kinds) for c in self.chunks())
+        return sum(len(c.kinds) for c in (*self.head, *self.tail, self.current))
 
     def index(self, run_index: int) -> int:
         """Run-wide event index -> index into the kept table (what the document uses)."""
