@@ -128,6 +128,8 @@ cheap, missed, runs = [], [], []
 
 def checked(self, state, frame, index, names):
     original(self, state, frame, index, names)
+    if state.scalars != {name for name, known in state.seen.items() if known[1] is None}:
+        missed.append([index, "scalars out of step with seen"])
     cheap.append(index)
     chunk = self.table.current
     before = len(chunk.delta_event)

@@ -51,18 +51,19 @@ class LimitReached(BaseException):
 class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
-    __slots__ = ("id", "code", "seen", "serial", "local", "line", "last", "collections", "plans")
+    __slots__ = ("id", "code", "seen", "serial", "local", "line", "last", "collections", "plans", "scalars")
 
     def __init__(self, frame_id: int, code: Any, plans: dict) -> None:
         self.id = frame_id
         self.code = code                   # tells a reused frame id from this frame
-        self.plans = plans                 # line -> (reads, writes) of a pure line (line_effects)
+        self.plans = plans                 # line -> (names read or written, names written) of a pure line
         self.last = -2                     # run-wide index of this frame's latest event
         self.collections = 0               # the recorder's count of garbage collections then
         self.seen: dict[str, tuple] = {}   # name -> (token, signature | None, preview | None: a raw number)
         self.serial = -1                   # table serial of this frame's last full snapshot
         self.local = None                  # settrace: the bound local trace function
         self.line = 0                      # last line seen, for events that come without one
+        self.scalars: set[str] = set()     # names `seen` knows hold an exact scalar (no signature)
 
 
 class Recorder:
@@ -87,7 +88,7 @@ class Recorder:
         self.outcome: tuple | None = None           # (frame id, status, Value | exception) of the last top frame
         self._room = self.table.chunk_size
         self.collections = 0                        # garbage collections so far (their finalizers run code)
-        self._plans: dict[int, tuple] = {}          # id(code) -> (code, line_effects.plans(code))
+        self._plans: dict[int, tuple] = {}          # id(code) -> (code, {line: (touched, written) | None})
 
     def on_gc(self, phase: str, info: dict) -> None:
         """A gc.callbacks hook: a collection may run finalizers, so the next step looks at everything."""
@@ -97,7 +98,9 @@ class Recorder:
     def _plans_of(self, code: Any) -> dict:
         known = self._plans.get(id(code))
         if known is None or known[0] is not code:
-            known = self._plans[id(code)] = (code, line_plans(code))
+            plans = {line: None if plan is None else (plan[0] | plan[1], plan[1])
+                     for line, plan in line_plans(code).items()}
+            known = self._plans[id(code)] = (code, plans)
         return known[1]
 
     def start_clock(self) -> None:
@@ -210,28 +213,19 @@ class Recorder:
             chunk.frames.append(state.id)
             self.count = index + 1
         if (plan is not None and state.last == index - 1 and state.collections == self.collections
-                and state.serial == self.table.serial and not _thread_count()):   # no other thread
-            # A pure line (line_effects): if every name it read, and every value it overwrote, was a
-            # scalar, it ran no code of the program's and only the names it wrote can have changed.
-            seen = state.seen
-            for name in plan[0]:
-                known = seen.get(name)
-                if known is None or known[1] is not None:
-                    break
-            else:
-                for name in plan[1]:
-                    known = seen.get(name)
-                    if known is not None and known[1] is not None:
-                        break
-                else:
-                    state.last = index
-                    if plan[1]:
-                        try:
-                            self._locals_named(state, frame, index, plan[1])
-                        except BaseException:
-                            self._repair(state)
-                            raise
-                    return
+                and state.serial == self.table.serial and plan[0] <= state.scalars
+                and not _thread_count()):   # no other thread
+            # A pure line (line_effects) whose names all held exact scalars when it began (a name it
+            # binds for the first time is not cheap): it ran no code of the program's and only the
+            # names it wrote can have changed.
+            state.last = index
+            if plan[1]:
+                try:
+                    self._locals_named(state, frame, index, plan[1])
+                except BaseException:
+                    self._repair(state)
+                    raise
+            return
         try:
             self._locals(state, frame, index)
         except BaseException:
@@ -335,6 +329,7 @@ class Recorder:
         del chunk.return_event[returns:], chunk.return_ref[returns:]
         if state is not None:
             state.serial = -1
+            state.scalars = {name for name, known in state.seen.items() if known[1] is None}
 
     # -- locals ---------------------------------------------------------------------------
     def _locals_named(self, state: FrameState, frame: FrameType, index: int, names: frozenset[str]) -> None:
@@ -352,6 +347,7 @@ class Recorder:
             if name not in current:
                 if known is not None:
                     del seen[name]
+                    state.scalars.discard(name)
                     if removed is None:
                         removed = []
                     removed.append(name)
@@ -378,6 +374,8 @@ class Recorder:
             else:
                 preview, signature = values.preview(value)
             token = value if signature is None else id(value)
+            if signature is not None:
+                state.scalars.discard(name)
             if known is not None and (preview is known[2] or preview == known[2]):
                 seen[name] = (token, signature, known[2])
                 continue
@@ -398,6 +396,7 @@ class Recorder:
         state.last = index
         state.collections = self.collections
         seen = state.seen
+        scalars = state.scalars
         values = self.values
         items, base = values.items, values.base
         same = values.same
@@ -434,6 +433,7 @@ class Recorder:
                             and (known[0] == value or value != value) and _same_number(known[0], value):
                         seen[name] = (value, None, None)
                         continue
+                    scalars.add(name)
                     seen[name] = (value, None, None)
                     if not full:
                         set_names.append(name)
@@ -445,6 +445,10 @@ class Recorder:
             else:
                 preview, signature = values.preview(value, failed)
             token = value if signature is None else id(value)
+            if signature is None:
+                scalars.add(name)
+            else:
+                scalars.discard(name)
             if known is not None and (preview is known[2] or preview == known[2]):
                 seen[name] = (token, signature, known[2])
                 continue
@@ -458,6 +462,7 @@ class Recorder:
             removed = [name for name in seen if name not in current]
             for name in removed:
                 del seen[name]
+                scalars.discard(name)
         if full:
             state.serial = self.table.serial
             removed = None

@@ -125,22 +125,32 @@ def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> 
     followed by a look at every local: anything that look still finds changed was missed. Returns
     the misses as [event, [names]] (none is the only right answer)."""
     from steptrace import recorder
-    original = recorder.Recorder._locals_named
+    original, original_all = recorder.Recorder._locals_named, recorder.Recorder._locals
     missed = []
+
+    def scalars_in_step(state, index):
+        """The frame's `scalars` (what makes a line cheap) must be exactly the names seen as scalars."""
+        if state.scalars != {name for name, known in state.seen.items() if known[1] is None}:
+            missed.append([index, ["scalars out of step with seen"]])
 
     def named_then_all(self, state, frame, index, names):
         original(self, state, frame, index, names)
+        scalars_in_step(state, index)
         chunk = self.table.current
         before = len(chunk.delta_event)
         self._locals(state, frame, index)
         if len(chunk.delta_event) > before:
             missed.append([index, last_delta_names(chunk)])
 
-    recorder.Recorder._locals_named = named_then_all
+    def all_checked(self, state, frame, index):
+        original_all(self, state, frame, index)
+        scalars_in_step(state, index)
+
+    recorder.Recorder._locals_named, recorder.Recorder._locals = named_then_all, all_checked
     try:
         run(run_case, name, setup, entry, backend=backend)
     finally:
-        recorder.Recorder._locals_named = original
+        recorder.Recorder._locals_named, recorder.Recorder._locals = original, original_all
     return missed
 
 
