@@ -51,14 +51,14 @@ class LimitReached(BaseException):
 class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
-    __slots__ = ("id", "code", "seen", "serial", "local", "line", "last", "collections", "plans", "scalars")
+    __slots__ = ("id", "code", "seen", "serial", "local", "line", "last", "epoch", "plans", "scalars")
 
     def __init__(self, frame_id: int, code: Any, plans: dict) -> None:
         self.id = frame_id
         self.code = code                   # tells a reused frame id from this frame
         self.plans = plans                 # line -> (names read or written, names written) of a pure line
         self.last = -2                     # run-wide index of this frame's latest event
-        self.collections = 0               # the recorder's count of garbage collections then
+        self.epoch = -1                    # the recorder's `epoch` at the last full look (-1: not alone)
         self.seen: dict[str, tuple] = {}   # name -> (token, signature | None, preview | None: a raw number)
         self.serial = -1                   # table serial of this frame's last full snapshot
         self.local = None                  # settrace: the bound local trace function
@@ -87,13 +87,13 @@ class Recorder:
         self.last_exception: tuple | None = None    # (description, line) of the latest 'x' event
         self.outcome: tuple | None = None           # (frame id, status, Value | exception) of the last top frame
         self._room = self.table.chunk_size
-        self.collections = 0                        # garbage collections so far (their finalizers run code)
+        self.epoch = 0                              # bumps at each garbage collection and new chunk
         self._plans: dict[int, tuple] = {}          # id(code) -> (code, {line: (touched, written) | None})
 
     def on_gc(self, phase: str, info: dict) -> None:
         """A gc.callbacks hook: a collection may run finalizers, so the next step looks at everything."""
         if phase == "start":
-            self.collections += 1
+            self.epoch += 1
 
     def _plans_of(self, code: Any) -> dict:
         known = self._plans.get(id(code))
@@ -147,6 +147,7 @@ class Recorder:
                     self.frames.pop(forgotten, None)
                 table.current.value_base = base
                 self.values.use(table.current.values, base)
+                self.epoch += 1         # in the tail a frame's first look in a chunk is a full snapshot
             self._room = table.chunk_size - len(table.current.kinds)
         self._room -= 1
         chunk = self.table.current
@@ -212,12 +213,12 @@ class Recorder:
             chunk.lines.append(lineno)
             chunk.frames.append(state.id)
             self.count = index + 1
-        if (plan is not None and state.last == index - 1 and state.collections == self.collections
-                and state.serial == self.table.serial and plan[0] <= state.scalars
-                and not _thread_count()):   # no other thread
+        if plan is not None and state.last == index - 1 and state.epoch == self.epoch and plan[0] <= state.scalars:
             # A pure line (line_effects) whose names all held exact scalars when it began (a name it
             # binds for the first time is not cheap): it ran no code of the program's and only the
-            # names it wrote can have changed.
+            # names it wrote can have changed. The rest of the rule: the frame's last event came just
+            # before; since its last full look no garbage collection ran (finalizers), no chunk began
+            # (the frame owes it a full snapshot) and no other thread existed (`_locals` sets epoch).
             state.last = index
             if plan[1]:
                 try:
@@ -328,7 +329,7 @@ class Recorder:
         returns = min(len(chunk.return_event), len(chunk.return_ref))
         del chunk.return_event[returns:], chunk.return_ref[returns:]
         if state is not None:
-            state.serial = -1
+            state.serial = state.epoch = -1
             state.scalars = {name for name, known in state.seen.items() if known[1] is None}
 
     # -- locals ---------------------------------------------------------------------------
@@ -360,8 +361,8 @@ class Recorder:
             kind = type(value)
             if id(kind) in NUMBERS:
                 if kind is not int or -SAFE_INT < value < SAFE_INT:
-                    if known is not None and known[2] is None and type(known[0]) is kind \
-                            and (known[0] == value or value != value) and _same_number(known[0], value):
+                    if known is not None and type(known[0]) is kind and (known[0] == value or value != value) \
+                            and known[2] is None and _same_number(known[0], value):
                         seen[name] = (value, None, None)
                         continue
                     seen[name] = (value, None, None)
@@ -394,7 +395,7 @@ class Recorder:
 
     def _locals(self, state: FrameState, frame: FrameType, index: int) -> None:
         state.last = index
-        state.collections = self.collections
+        state.epoch = self.epoch if not _thread_count() else -1     # another thread could change values
         seen = state.seen
         scalars = state.scalars
         values = self.values
@@ -429,8 +430,8 @@ class Recorder:
             kind = type(value)
             if id(kind) in NUMBERS:       # the common case in loops: no signature, no cache
                 if kind is not int or -SAFE_INT < value < SAFE_INT:
-                    if known is not None and known[2] is None and type(known[0]) is kind \
-                            and (known[0] == value or value != value) and _same_number(known[0], value):
+                    if known is not None and type(known[0]) is kind and (known[0] == value or value != value) \
+                            and known[2] is None and _same_number(known[0], value):
                         seen[name] = (value, None, None)
                         continue
                     scalars.add(name)
