@@ -29,6 +29,8 @@ from typing import Any
 from .exceptions import describe_exception, exception_text
 from .limits import DEFAULT_EVENTS, DIRECT_SECONDS
 from .line_effects import plans as line_plans
+from .loop_effects import Loop
+from .loop_effects import loops as loop_plans
 from .table import EventTable
 from .values import NUMBERS, ValuePool
 
@@ -51,12 +53,16 @@ class LimitReached(BaseException):
 class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
-    __slots__ = ("id", "code", "seen", "serial", "local", "line", "last", "epoch", "plans", "scalars")
+    __slots__ = ("id", "code", "seen", "serial", "local", "line", "last", "epoch", "plans", "scalars", "loops",
+                 "pure_loops", "stepping")
 
-    def __init__(self, frame_id: int, code: Any, plans: dict) -> None:
+    def __init__(self, frame_id: int, code: Any, plans: tuple[dict, dict]) -> None:
         self.id = frame_id
         self.code = code                   # tells a reused frame id from this frame
-        self.plans = plans                 # line -> (names read or written, names written) of a pure line
+        self.plans = plans[0]              # line -> (names read or written, names written) of a pure line
+        self.loops = plans[1]              # line -> Loop, for the `for` lines loop_effects understands
+        self.pure_loops: set[int] = set()  # lines of those whose running iterator runs no program code
+        self.stepping: Loop | None = None  # the loop whose line just came back for its next item
         self.last = -2                     # run-wide index of this frame's latest event
         self.epoch = -1                    # the recorder's `epoch` at the last full look (-1: not alone)
         self.seen: dict[str, tuple] = {}   # name -> (token, signature | None, preview | None: a raw number)
@@ -88,19 +94,19 @@ class Recorder:
         self.outcome: tuple | None = None           # (frame id, status, Value | exception) of the last top frame
         self._room = self.table.chunk_size
         self.epoch = 0                              # bumps at each garbage collection and new chunk
-        self._plans: dict[int, tuple] = {}          # id(code) -> (code, {line: (touched, written) | None})
+        self._plans: dict[int, tuple] = {}          # id(code) -> (code, (pure line plans, loops))
 
     def on_gc(self, phase: str, info: dict) -> None:
         """A gc.callbacks hook: a collection may run finalizers, so the next step looks at everything."""
         if phase == "start":
             self.epoch += 1
 
-    def _plans_of(self, code: Any) -> dict:
+    def _plans_of(self, code: Any) -> tuple[dict, dict]:
         known = self._plans.get(id(code))
         if known is None or known[0] is not code:
             plans = {line: None if plan is None else (plan[0] | plan[1], plan[1])
                      for line, plan in line_plans(code).items()}
-            known = self._plans[id(code)] = (code, plans)
+            known = self._plans[id(code)] = (code, (plans, loop_plans(code)))
         return known[1]
 
     def start_clock(self) -> None:
@@ -190,6 +196,7 @@ class Recorder:
         else:
             index = self._event(CALL, line, state.id, checked=False)
         state.line = line
+        state.stepping = None
         self.stack.append(state)
         try:
             self._locals(state, frame, index)
@@ -202,6 +209,11 @@ class Recorder:
     def line(self, state: FrameState, frame: FrameType, lineno: int) -> None:
         """About to run line `lineno` (the hot path: `_event` inlined)."""
         plan = state.plans.get(state.line)          # what the line that just ran could change
+        stepping = state.stepping
+        if stepping is not None:                    # a `for` line came back for its next item...
+            state.stepping = None
+            if lineno == stepping.body:             # ...and took one: only its names changed
+                plan = stepping.plan
         state.line = lineno
         index = self.count
         if self._room <= 0 or not index & TIME_CHECK_MASK:
@@ -226,12 +238,26 @@ class Recorder:
                 except BaseException:
                     self._repair(state)
                     raise
-            return
-        try:
-            self._locals(state, frame, index)
-        except BaseException:
-            self._repair(state)
-            raise
+        else:
+            try:
+                self._locals(state, frame, index)
+            except BaseException:
+                self._repair(state)
+                raise
+        loop = state.loops.get(lineno)
+        if loop is not None:
+            self._loop_line(state, frame, loop)
+
+    def _loop_line(self, state: FrameState, frame: FrameType, loop: Loop) -> None:
+        """About to run a `for` line: its first run makes the iterator (judged here, with the locals
+        just looked at); a run that starts at FOR_ITER is the loop coming back for the next item."""
+        if frame.f_lasti == loop.offset:
+            if loop.line in state.pure_loops:
+                state.stepping = loop
+        elif loop.pure_start(frame, state.seen):
+            state.pure_loops.add(loop.line)
+        else:
+            state.pure_loops.discard(loop.line)
 
     def leave(self, state: FrameState, frame: FrameType, value: Any, unwinding: bool | None,
               suspended: bool | None) -> None:
@@ -244,6 +270,7 @@ class Recorder:
             if unwinding is None:
                 unwinding = not suspended and op not in _RETURN_OPS
         state.line = frame.f_lineno or state.line
+        state.stepping = None
         self._close(state)
         index = self._event(RETURN, state.line, state.id, checked=False)
         preview = None
@@ -291,6 +318,7 @@ class Recorder:
     def raised(self, state: FrameState, frame: FrameType, error: BaseException) -> None:
         line = frame.f_lineno or state.line
         state.line = line
+        state.stepping = None
         index = self._event(EXCEPTION, line, state.id, checked=False)
         try:
             self._locals(state, frame, index)

@@ -1,0 +1,224 @@
+"""Which `for` lines only take the next item, for the recorder's cheap steps in loops.
+
+When a `for` loop comes back to its line, the line runs FOR_ITER and stores the item in the loop's
+names, nothing else. If the iterator is one of the interpreter's own over data that runs no code of
+the program's (a range, a list, a dict's keys/values/items, the words of a str, enumerate of those),
+taking an item changes only the loop's names, exactly as a pure line does (`line_effects`). Which
+iterator a loop has is fixed when the loop starts: the line's first run evaluates the iterable, and
+the recorder checks there, with the values it just looked at, that the expression makes one of
+those iterators (`Loop.pure_start`). A later run of the line that starts at FOR_ITER (the frame's
+`f_lasti`) is the loop coming back, and then only the names it stores are looked at again — provided
+the next line is the loop's body (the iterator was not finished and dropped) and the rest of the
+cheap-step rule holds (no other frame ran, no collection, no other thread, every overwritten value
+a scalar: the recorder checks those as for a pure line).
+
+`loops(code)` gives, per line, a `Loop` for the `for` lines this module understands.
+"""
+from __future__ import annotations
+
+import opcode
+
+# The builtins it uses, captured at import: a lesson may rebind them.
+from builtins import all, any, dict, enumerate, frozenset, id, isinstance, len, list, map, next, range, str, tuple, type
+from types import CodeType
+
+from .line_effects import line_map
+
+_OPNAMES = tuple(opcode.opname)
+_EXTENDED_ARG = opcode.opmap["EXTENDED_ARG"]
+_CACHES = opcode._inline_cache_entries  # a list by opcode (3.11, 3.12) or a dict by name (3.13+)
+_HAVE_ARGUMENT = opcode.HAVE_ARGUMENT
+_stack_effect = opcode.stack_effect
+
+FAST_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW"})
+FAST_STORES = frozenset({"STORE_FAST"})
+PAIR_STORE = "STORE_FAST_STORE_FAST"
+# Run only when the loop ends (the iterator is dropped): the next line then is not the body.
+AT_EXIT = frozenset({"END_FOR", "POP_ITER", "POP_TOP"})
+FILLER = frozenset({"NOP", "NOT_TAKEN", "CACHE", "EXTENDED_ARG"})
+CONSTS = frozenset({"LOAD_CONST", "LOAD_SMALL_INT", "LOAD_CONST_IMMORTAL", "LOAD_CONST_MORTAL"})
+CALLS = frozenset({"CALL", "PRECALL", "KW_NAMES"})
+METHOD_LOADS = frozenset({"LOAD_METHOD", "LOAD_ATTR"})
+
+# Exact types whose iterator reads the data in C, calling nothing of the program's.
+ITERABLES = frozenset(map(id, (list, tuple, str, bytes, range, dict, set, frozenset)))
+# name.method(<constants>) that returns such data: (type of name, method) -> items are tuples?
+METHODS = {(id(dict), "items"): True, (id(dict), "keys"): False, (id(dict), "values"): False,
+           (id(str), "split"): False, (id(str), "splitlines"): False}
+_BUILTINS = {"range": range, "enumerate": enumerate}
+
+
+class Loop:
+    """One `for` line: where FOR_ITER is, the body's first line, the names an item is stored in,
+    and what the iterable expression is (`kind`, with the global or local it names)."""
+
+    __slots__ = ("line", "offset", "body", "plan", "kind", "callable", "name", "method", "unpacks")
+
+    def __init__(self, line: int, offset: int, body: int, targets: frozenset[str], unpacks: bool) -> None:
+        self.line, self.offset, self.body = line, offset, body
+        self.plan = (targets, targets)        # as a pure line's (names read or written, names written)
+        self.unpacks = unpacks
+        self.kind = ""                        # "name" | "method" | "call"
+        self.callable = None                  # "range" | "enumerate" for a call
+        self.name = None                      # the local read (the iterable, or the call's argument)
+        self.method = None
+
+    def pure_start(self, frame, seen: dict) -> bool:
+        """Will this run of the line (its first: it evaluates the iterable) make an iterator that
+        runs no program code? `seen`: the recorder's view of the frame's locals right now."""
+        if self.kind == "call":
+            f_globals, f_builtins = frame.f_globals, frame.f_builtins
+            if type(f_globals) is not dict or type(f_builtins) is not dict or self.callable in f_globals \
+                    or f_builtins.get(self.callable) is not _BUILTINS[self.callable]:
+                return False
+            if self.name is None:               # range(...): whatever its arguments, a range iterator
+                return True
+        kind = _type_id(seen.get(self.name))
+        if self.kind == "method":
+            return (kind, self.method) in METHODS
+        return kind in ITERABLES
+
+
+def _type_id(known: tuple | None) -> int | None:
+    """The id of the exact type of a value the recorder has seen (None: unbound)."""
+    if known is None:
+        return None
+    signature = known[1]
+    return id(type(known[0])) if signature is None else signature.kind
+
+
+def _decoded(code: CodeType) -> list[tuple]:
+    """(offset, line, opname, arg) of each instruction of `co_code`, EXTENDED_ARG folded in."""
+    raw = code.co_code
+    line_of = line_map(code)
+    out = []
+    offset, extended = 0, 0
+    while offset < len(raw):
+        op, arg = raw[offset], raw[offset + 1] | extended
+        name = _OPNAMES[op]
+        here = offset
+        offset += 2 + 2 * (_CACHES.get(name, 0) if isinstance(_CACHES, dict) else _CACHES[op])
+        if op == _EXTENDED_ARG:
+            extended = arg << 8
+            continue
+        extended = 0
+        out.append((here, line_of.get(here), name, arg if op >= _HAVE_ARGUMENT else None, offset))
+    return out
+
+
+def loops(code: CodeType) -> dict[int, Loop]:
+    """line -> Loop, for each `for` line whose iterable this module can judge."""
+    decoded = _decoded(code)
+    found: dict[int, Loop] = {}
+    for position, (_offset, line, name, _arg, _next) in enumerate(decoded):
+        if name == "FOR_ITER" and line is not None:
+            loop = _loop(code, decoded, position)
+            if loop is not None:
+                found[line] = loop
+    return found
+
+
+def _loop(code: CodeType, decoded: list, at: int) -> Loop | None:
+    offset, line = decoded[at][0], decoded[at][1]
+    on_line = [ins for ins in decoded if ins[1] == line]
+    names = [ins[2] for ins in on_line if ins[2] not in FILLER]
+    if names.count("FOR_ITER") != 1 or names.count("GET_ITER") != 1:
+        return None
+    get_iter = next(i for i, ins in enumerate(decoded) if ins[2] == "GET_ITER" and ins[1] == line)
+    prefix = [ins for ins in decoded[:get_iter] if ins[1] == line and ins[2] not in FILLER]
+    # The line starts with the iterable (so a run of it that starts elsewhere is the loop coming back).
+    if not prefix or prefix[0] is not next(ins for ins in on_line if ins[2] not in FILLER):
+        return None
+    if [ins[2] for ins in decoded[get_iter + 1:at] if ins[2] not in FILLER]:
+        return None
+    # The item's stores, then the body's first line.
+    targets: list[str] = []
+    unpacks, expected = False, 1
+    position = at + 1
+    while position < len(decoded) and decoded[position][1] == line:
+        ins = decoded[position]
+        if ins[2] == "UNPACK_SEQUENCE" and not targets and not unpacks:
+            unpacks, expected = True, ins[3]
+        elif ins[2] in FAST_STORES:
+            targets.append(code._varname_from_oparg(ins[3]))
+        elif ins[2] == PAIR_STORE:
+            targets += [code._varname_from_oparg(ins[3] >> 4), code._varname_from_oparg(ins[3] & 15)]
+        elif ins[2] not in FILLER:
+            return None
+        position += 1
+    if len(targets) != expected or position >= len(decoded) or decoded[position][1] is None:
+        return None
+    body = decoded[position][1]
+    if body == line or not _body_only(decoded, position, offset, body):
+        return None
+    # Nothing else on the line but what runs when the loop ends: dropping the iterator, and a jump
+    # back to an outer loop (the compiler gives an outer loop's jump to the inner `for` line).
+    line_of = {ins[0]: ins[1] for ins in decoded}
+    rest = [ins for ins in on_line if ins[0] > decoded[position - 1][0] and ins[2] not in FILLER]
+    if any(ins[2] not in AT_EXIT and not _jumps_back_elsewhere(ins, line_of, body) for ins in rest):
+        return None
+    loop = Loop(line, offset, body, frozenset(targets), unpacks)
+    return loop if _iterable(code, prefix, loop) else None
+
+
+def _jumps_back_elsewhere(ins: tuple, line_of: dict, body: int) -> bool:
+    """A backward jump that lands on another line than the body's first: the interpreter reports that
+    line before the body could run again, so a step after it is never taken for one of this loop's."""
+    if not ins[2].startswith("JUMP_BACKWARD"):
+        return False
+    target = ins[4] - 2 * ins[3]
+    return line_of.get(target) is not None and line_of[target] != body
+
+
+def _body_only(decoded: list, start: int, for_iter: int, body: int) -> bool:
+    """Is every instruction of the body's first line inside the loop (between the stores and the last
+    jump back to FOR_ITER)? Then reaching that line means the loop took an item; an epilogue the
+    compiler gave the same line (an implicit `return None`) would not."""
+    end = -1
+    for position in range(start, len(decoded)):
+        ins = decoded[position]
+        if ins[2].startswith("JUMP_BACKWARD") and ins[4] - 2 * ins[3] == for_iter:
+            end = position
+    if end < 0:
+        return False
+    return all(start <= position <= end for position, ins in enumerate(decoded) if ins[1] == body)
+
+
+def _iterable(code: CodeType, prefix: list, loop: Loop) -> bool:
+    """Fill in what the iterable expression is; False when it is none of the understood forms."""
+    names = [ins[2] for ins in prefix]
+    first = prefix[0]
+    if len(prefix) == 1 and first[2] in FAST_LOADS:
+        loop.kind, loop.name = "name", code._varname_from_oparg(first[3])
+        return not loop.unpacks
+    if first[2] in FAST_LOADS and len(prefix) >= 3 and names[1] in METHOD_LOADS \
+            and all(name in CONSTS for name in names[2:] if name not in CALLS) and names[-1] == "CALL":
+        loop.kind, loop.name = "method", code._varname_from_oparg(first[3])
+        loop.method = code.co_names[prefix[1][3] >> (1 if names[1] == "LOAD_ATTR" else 0)]
+        return (not loop.unpacks or loop.method == "items") and _one_call(prefix[1:], depth=1)
+    if first[2] == "LOAD_GLOBAL" and names[-1] == "CALL":
+        callable_name = code.co_names[first[3] >> 1]
+        if callable_name == "range" and not loop.unpacks and _one_call(prefix):
+            loop.kind, loop.callable = "call", "range"
+            return True
+        args = [ins for ins in prefix[1:] if ins[2] not in CALLS]
+        if callable_name == "enumerate" and args and args[0][2] in FAST_LOADS \
+                and all(ins[2] in CONSTS for ins in args[1:]) and len(args) <= 2:
+            loop.kind, loop.callable = "call", "enumerate"
+            loop.name = code._varname_from_oparg(args[0][3])
+            return _one_call(prefix)
+    return False
+
+
+def _one_call(prefix: list, depth: int = 0) -> bool:
+    """Is the whole prefix one call of what its first instruction(s) load, made by its last
+    instruction (not `range(3).copy()`, nor a jump inside)? The stack never drops back to a single
+    value before the end. `depth`: values on the stack before the prefix (a method's receiver)."""
+    for position, (_offset, _line, name, arg, _next) in enumerate(prefix):
+        if "JUMP" in name or name in ("SEND", "YIELD_VALUE", "FOR_ITER"):
+            return False
+        depth += _stack_effect(opcode.opmap[name], arg) if arg is not None else _stack_effect(opcode.opmap[name])
+        last = position == len(prefix) - 1
+        if (depth == 1) != last or depth < 1:
+            return False
+    return True

@@ -1,0 +1,260 @@
+"""steptrace.loop_effects: a `for` line that only takes its next item is a cheap step, and never one
+that could have run program code.
+
+The forms it understands are read from the bytecode (3.11 here, 3.14 in Pyodide); the run-time
+half is checked the way every cheap step is: each cheap step is followed by a look at every local,
+which must find nothing the cheap step missed — on loops whose iterator is the interpreter's own, and
+on loops made to look like them whose iterator is not (a global `range`/`enumerate` rebound to a class
+of another file, list/dict/str subclasses, a `map` that appends, a dict changed while iterated).
+"""
+# ruff: noqa: B007 - the loops below have the shapes under test, whether or not they use their names
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
+from steptrace.loop_effects import loops  # noqa: E402
+
+
+def shapes(n, items, text, lst, d):
+    total = 0
+    for i in range(1, n, 2):                 # 2: range
+        total += i
+    for k, v in items.items():               # 4: dict items, unpacked
+        total += v
+    for w in text.split():                   # 6: str split
+        total += 1
+    for x in lst:                            # 8: a name
+        total += x
+    for j, x in enumerate(lst):              # 10: enumerate of a name, unpacked
+        total += j
+    for i in range(3).__reversed__():        # 12: not one call of range
+        total += i
+    for a, b in lst:                         # 14: unpacking items of unknown type
+        total += a
+    for x in (lst if n else d):              # 16: a jump in the iterable
+        total += 1
+    for q in range(3): total += q            # 18: body on the loop's line  # noqa: E701
+    for w in text.split().copy():            # 19: not a method of the name
+        total += 1
+    return total
+
+
+def test_the_forms_read_from_the_bytecode():
+    first = shapes.__code__.co_firstlineno
+    found = {line - first: (loop.kind, loop.callable, loop.name, loop.method, sorted(loop.plan[1]))
+             for line, loop in loops(shapes.__code__).items()}
+    assert found == {
+        2: ("call", "range", None, None, ["i"]),
+        4: ("method", None, "items", "items", ["k", "v"]),
+        6: ("method", None, "text", "split", ["w"]),
+        8: ("name", None, "lst", None, ["x"]),
+        10: ("call", "enumerate", "lst", None, ["j", "x"]),
+    }
+    for loop in loops(shapes.__code__).values():
+        assert loop.body == loop.line + 1
+
+
+def nested_shapes(rows, text):
+    n = 0
+    for row in rows:                         # 2: a name (its jump back sits on line 3)
+        for w in text.split():               # 3: str split, inside another loop
+            n += row
+    while n > 100:
+        for i in range(3):                   # 6: range inside a while loop
+            n -= i
+    return n
+
+
+def test_loops_inside_loops_are_understood():
+    first = nested_shapes.__code__.co_firstlineno
+    found = {line - first: (loop.kind, loop.body - first) for line, loop in loops(nested_shapes.__code__).items()}
+    assert found == {2: ("name", 3), 3: ("method", 4), 6: ("call", 7)}
+
+
+SHOWN = '''\
+def plain(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def words(text):
+    counts = {}
+    for w in text.split():
+        counts[w] = counts.get(w, 0) + 1
+    n = 0
+    for k, v in counts.items():
+        n += v
+    parts = text.split()
+    for j, w in enumerate(parts):
+        n += j
+    for key in counts:
+        n += 1
+    return n
+
+
+def watched(n, box, seq):
+    """`box` is changed by whatever iterator setup put behind `range`, `enumerate` or `seq`."""
+    total = 0
+    for i in range(n):
+        total += 1
+    for j, x in enumerate(seq):
+        total += 1
+    for x in seq:
+        total += 1
+    return total
+
+
+def views(d, text):
+    n = 0
+    for k, v in d.items():
+        n += 1
+    for w in text.split():
+        n += 1
+    return n
+
+
+def nested(rows, text):
+    """An outer loop's jump back sits on the inner `for` line: the inner loop is still cheap."""
+    n = 0
+    for row in rows:
+        for w in text.split():
+            n += row
+    while n > 100:
+        for i in range(3):
+            n -= i
+    return n
+
+
+def changed_while_iterated(d):
+    try:
+        for k in d:
+            d[k + "x"] = 1
+    except RuntimeError as error:
+        return str(error)
+'''
+
+SETUP = '''\
+import loopy
+
+BOX = []
+
+class Spy:
+    """An iterator of another file: every item also goes into BOX (which the shown frame holds)."""
+    def __init__(self, *args):
+        self.left = 3
+    def __iter__(self):
+        return self
+    def __next__(self):
+        if not self.left:
+            raise StopIteration
+        self.left -= 1
+        BOX.append(self.left)
+        return (self.left, self.left)
+
+class SpyList(list):
+    def __iter__(self):
+        return Spy()
+
+class SpyDict(dict):
+    def items(self):
+        return Spy()
+
+class SpyStr(str):
+    def split(self, *args):
+        return SpyList([1, 2])
+'''
+
+ENTRY = '''\
+print(loopy.plain(300), loopy.words("a b a c b a"))
+print(loopy.watched(4, BOX, [1, 2, 3]), len(BOX))
+loopy.range = Spy
+print(loopy.watched(4, BOX, [1, 2]), len(BOX))
+del loopy.range
+loopy.enumerate = Spy
+print(loopy.watched(2, BOX, [1]), len(BOX))
+del loopy.enumerate
+print(loopy.watched(2, BOX, SpyList([7])), len(BOX))
+print(loopy.watched(2, BOX, map(BOX.append, [1, 2, 3])), len(BOX))
+print(loopy.views(SpyDict(a=1), SpyStr("x y")), len(BOX))
+print(loopy.changed_while_iterated({"a": 1}))
+print(loopy.nested([1, 2, 3], "a b c d"))
+'''
+
+CHECK = r'''
+import json, sys
+from pathlib import Path
+from steptrace import loop_effects, recorder
+from steptrace.runner import run_case
+
+Path(FOLDER).mkdir(parents=True, exist_ok=True)
+(Path(FOLDER) / "loopy.py").write_text(SHOWN, encoding="utf-8")
+sys.path.insert(0, FOLDER)
+original = recorder.Recorder._locals_named
+cheap, missed = [], []
+
+def checked(self, state, frame, index, names):
+    original(self, state, frame, index, names)
+    cheap.append(index)
+    chunk = self.table.current
+    before = len(chunk.delta_event)
+    self._locals(state, frame, index)
+    if len(chunk.delta_event) > before:
+        count = chunk.delta_sets[-1]
+        missed.append([index, sorted(chunk.set_names[len(chunk.set_names) - count:])])
+
+def traced(with_loops):
+    cheap.clear()
+    real = loop_effects.loops
+    if not with_loops:
+        recorder.loop_plans = lambda code: {}
+    recorder.Recorder._locals_named = checked
+    try:
+        doc = json.loads(run_case(FOLDER.lstrip("/") + "/loopy.py", "loopy", SETUP, ENTRY))
+    finally:
+        recorder.Recorder._locals_named = original
+        recorder.loop_plans = real
+    return doc, len(cheap)
+
+doc, with_loops = traced(True)
+_, without = traced(False)
+plain = json.loads(run_case(FOLDER.lstrip("/") + "/loopy.py", "loopy", SETUP, ENTRY, record=False))
+result = json.dumps({"missed": missed, "cheap": [with_loops, without], "errors": doc["stats"]["internal_errors"],
+                     "status": doc["end"]["status"], "same": doc["stdout_text"] == plain["stdout_text"],
+                     "stdout": doc["stdout_text"], "backend": doc["backend"]})
+'''
+
+
+def check_script(folder: str) -> str:
+    return f"FOLDER = {folder!r}\nSHOWN = {SHOWN!r}\nSETUP = {SETUP!r}\nENTRY = {ENTRY!r}\n" + CHECK
+
+
+def assert_report(report: dict) -> None:
+    assert report["errors"] == [] and report["status"] == "returned", report
+    assert report["same"], report["stdout"]
+    assert report["missed"] == [], report["missed"]
+    with_loops, without = report["cheap"]
+    # plain(300) alone brings ~300 loop steps that are cheap only through loop_effects.
+    assert with_loops >= without + 300, report["cheap"]
+    assert "changed size during iteration" in report["stdout"]
+
+
+def test_loop_steps_miss_nothing_on_cpython(tmp_path):
+    """In a child process: cheap steps are off while another thread lives (the Pyodide bridge's)."""
+    code = check_script(str(tmp_path)) + "\nprint(result)\n"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "py")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert_report(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_loop_steps_miss_nothing_in_pyodide(pyodide):
+    report = json.loads(pyodide.run(check_script("/tmp/loop_effects_case"), timeout=120))
+    assert report["backend"] == "monitoring"
+    assert_report(report)
