@@ -35,6 +35,8 @@ from .table import EventTable
 from .values import NUMBERS, ValuePool
 
 _float_repr = float.__repr__
+_NONE = type(None)
+_UNBOUND = object()                             # what a name that is not bound looks up to
 
 TIME_CHECK_MASK = 255                           # look at the clock every 256 events
 CALL, LINE, RETURN, EXCEPTION = b"clrx"              # event kinds, as the table stores them
@@ -364,16 +366,16 @@ class Recorder:
     def _locals_named(self, state: FrameState, frame: FrameType, index: int, names: frozenset[str]) -> None:
         """After a pure line: look only at the names it wrote (a step costs a few names, not all)."""
         seen = state.seen
-        values = self.values
-        items, base = values.items, values.base
+        get = frame.f_locals.get
         chunk = self.table.current
-        set_names, set_refs = chunk.set_names, chunk.set_refs
         count = 0
         removed = None
-        current = frame.f_locals
         for name in names:
             known = seen.get(name)
-            if name not in current:
+            value = get(name, _UNBOUND)
+            if known is not None and known[0] is value and known[1] is None:
+                continue
+            if value is _UNBOUND:
                 if known is not None:
                     del seen[name]
                     state.scalars.discard(name)
@@ -381,24 +383,23 @@ class Recorder:
                         removed = []
                     removed.append(name)
                 continue
-            value = current[name]
-            if known is not None and known[1] is None and known[0] is value:
-                continue
             # The rest is `_locals`' own body for a changed name, inlined in both on purpose: a shared
             # method costs ~5% of a step on a plain loop (CPython 3.11, 3.04 -> 3.2 µs).
             kind = type(value)
-            if id(kind) in NUMBERS:
-                if kind is not int or -SAFE_INT < value < SAFE_INT:
-                    if known is not None and type(known[0]) is kind and (known[0] == value or value != value) \
-                            and known[2] is None and _same_number(known[0], value):
-                        seen[name] = (value, None, None)
-                        continue
+            if kind is int and -SAFE_INT < value < SAFE_INT or kind is float or kind is bool or kind is _NONE:
+                if known is not None and type(known[0]) is kind and (known[0] == value or value != value) \
+                        and known[2] is None and _same_number(known[0], value):
                     seen[name] = (value, None, None)
-                    set_names.append(name)
-                    set_refs.append(base + len(items))
-                    items.append(value)
-                    count += 1
                     continue
+                seen[name] = (value, None, None)
+                items = self.values.items
+                chunk.set_names.append(name)
+                chunk.set_refs.append(self.values.base + len(items))
+                items.append(value)
+                count += 1
+                continue
+            values = self.values
+            if kind is int:
                 preview, signature = values.number(kind, value), None
             else:
                 preview, signature = values.preview(value)
@@ -409,8 +410,8 @@ class Recorder:
                 seen[name] = (token, signature, known[2])
                 continue
             seen[name] = (token, signature, preview)
-            set_names.append(name)
-            set_refs.append(values.intern(preview))
+            chunk.set_names.append(name)
+            chunk.set_refs.append(values.intern(preview))
             count += 1
         if count or removed is not None:
             if removed is not None:
