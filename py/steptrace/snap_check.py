@@ -52,12 +52,15 @@ class SnapCheck:
                 if _dict_len(value) != snap.size:
                     return False
                 half = len(ids) >> 1
-                if list(map(id, islice(_dict_iter(value), half))) != ids[0::2] \
-                        or list(map(id, islice(_dict_values(value), half))) != ids[1::2]:
+                keys = list(islice(_dict_iter(value), half))
+                vals = list(islice(_dict_values(value), half))
+                if list(map(id, keys)) != ids[0::2] or list(map(id, vals)) != ids[1::2]:
                     return False
-                if not snap.kids:
-                    return True
-                window = shown_items(value, base, half)
+                for position, kid in snap.kids:     # the ids matched: only the kids' insides are left
+                    if not self._holds(vals[position >> 1] if position & 1 else keys[position >> 1], kid,
+                                       depth + 1):
+                        return False
+                return True
             else:
                 if LENGTH[id(base)](value) != snap.size:
                     return False
