@@ -105,6 +105,14 @@ def gone():
     temp = 1
     del temp
     return 0
+
+
+def reuse(n):
+    d = {"k": (0, 0)}
+    for i in range(n):
+        d.pop("k"); d["k"] = (i, i + 1)  # noqa: E702 - the old tuple dies before the new one is made
+        print(d)
+    return d
 '''
 
 
@@ -214,6 +222,16 @@ def test_in_place_mutation_is_a_change(shown):
     assert doc["events"]["line"][3] == moved and after
     assert set(delta["set"]) == {"candidate", "block"}
     assert doc["values"][delta["set"]["block"]]["r"] == "{'content': 'moved'}"
+
+
+def test_a_reused_id_inside_a_container_is_still_a_change(shown):
+    """The tuple a dict held dies and the next one (made in the same line) takes its memory, so its
+    id: the dict's snap must hold the old tuple (as it holds scalars) for the change to be seen."""
+    doc = shown("reuse(4)\n")
+    shows = line_of("        print(d)")
+    at_print = [i for i, line in enumerate(doc["events"]["line"]) if line == shows]
+    seen = [locals_at(doc, i)[doc["events"]["frame"][i]]["d"]["r"] for i in at_print]
+    assert seen == [str({"k": (i, i + 1)}) for i in range(4)]
 
 
 def test_deleted_names_are_reported(shown):

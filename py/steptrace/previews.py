@@ -384,10 +384,14 @@ class Previewer:
     def _entries(self, window: list, snap: Snap, name: str, shape: tuple | None, size: int, depth: int) -> dict:
         shown = self._children(window, snap, depth)
         entries = [[shown[i], shown[i + 1]] for i in range(0, len(shown) - 1, 2)]
-        del snap.ids[2 * len(entries):]          # an entry whose value did not fit is not shown
-        snap.held.clear()
-        snap.held.extend(item for item in window[:2 * len(entries)] if id(type(item)) in EXACT_SCALARS)
-        snap.kids[:] = [(position, kid) for position, kid in snap.kids if position < 2 * len(entries)]
+        # An entry whose value did not fit is not shown: its key leaves the snap. What stays is held as
+        # `_children` held it (every shown item without a snap of its own: the scalars, and the frozen
+        # tuples whose id alone stands for them, so that no new tuple can take that id unnoticed).
+        shown_count = 2 * len(entries)
+        del snap.ids[shown_count:]
+        snap.kids[:] = [(position, kid) for position, kid in snap.kids if position < shown_count]
+        with_snap = {position for position, _ in snap.kids}
+        snap.held[:] = [item for position, item in enumerate(window[:shown_count]) if position not in with_snap]
         pieces = [f"{k['r']}: {v['r']}" for k, v in entries]
         more = size - len(entries)
         inner = ", ".join(pieces)
