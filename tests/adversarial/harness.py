@@ -122,11 +122,24 @@ def last_delta_names(chunk) -> list[str]:
 
 def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> list:
     """A traced run in which every cheap step (one that looked only at the names its line writes) is
-    followed by a look at every local: anything that look still finds changed was missed. Returns
-    the misses as [event, [names]] (none is the only right answer)."""
-    from steptrace import recorder
+    followed by a look at every local: anything that look still finds changed was missed. And after
+    every look, what the recorder believes each local shows must be what a fresh previewer makes of
+    the value now (a change check that wrongly says "unchanged" shows a stale value). Returns the
+    misses as [event, [names]] (none is the only right answer)."""
+    from steptrace import previews, recorder
     original, original_all = recorder.Recorder._locals_named, recorder.Recorder._locals
     missed = []
+
+    def fresh_previews_agree(state, frame, index):
+        fresh = previews.Previewer()             # no cache shared with the recorder's
+        current = frame.f_locals
+        stale = []
+        for local, known in state.seen.items():
+            believed = known[2] if known[2] is not None else fresh.number(type(known[0]), known[0])
+            if local not in current or fresh.preview(current[local]) != believed:
+                stale.append(local)
+        if stale:
+            missed.append([index, ["stale: " + local for local in sorted(stale)]])
 
     def scalars_in_step(state, index):
         """The frame's `scalars` (what makes a line cheap) must be exactly the names seen as scalars."""
@@ -145,6 +158,7 @@ def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> 
     def all_checked(self, state, frame, index):
         original_all(self, state, frame, index)
         scalars_in_step(state, index)
+        fresh_previews_agree(state, frame, index)
 
     recorder.Recorder._locals_named, recorder.Recorder._locals = named_then_all, all_checked
     try:
