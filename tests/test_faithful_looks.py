@@ -1,0 +1,73 @@
+"""Every look the recorder takes agrees with a fresh preview of every local, on code nobody here wrote.
+
+tests/adversarial/harness.py's `checked_steps` follows each cheap step with a look at every local (it
+must find nothing new), and after each look compares what the recorder believes every local shows with
+what a fresh previewer makes of the value then (a change check that wrongly says "unchanged" would show
+a stale value). Here it runs over every case of the lesson and over pure-Python modules of the standard
+library copied as the shown file. In a child process: cheap steps are off while another thread lives
+(this test process may run Pyodide's bridge). The adversarial programs get the same checks in Pyodide.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+CHECK = r'''
+import json, re, sys, sysconfig
+from pathlib import Path
+folder = Path(sys.argv[1])
+sys.path[:0] = [str(folder), sys.argv[2]]
+import harness
+from steptrace import scenario
+from steptrace.runner import run_case
+
+lib = Path(sysconfig.get_paths()["stdlib"])
+report = {}
+
+def check(label, source, module, setup, entry):
+    def run(_run_case, _name, setup, entry, **options):
+        return json.loads(run_case(source, module, setup, entry, time_limit=30, max_events=300_000, **options)), 0
+    harness.run = run
+    report[label] = harness.checked_steps(run_case, module, setup, entry, "auto")[:5]
+
+loaded = scenario.load(Path(sys.argv[3]))
+for function in loaded.functions:
+    for case in loaded.cases_for(function):
+        check(f"{function}/{case}", loaded.source, loaded.module, *loaded.code(function, case))
+MODULES = [
+    ("heapq", "import random\nrandom.seed(1)\ndata = [random.randint(0, 999) for _ in range(200)]\n",
+     "h = []\nfor x in data: heappush(h, x)\nprint([heappop(h) for _ in range(len(h))][:5], nlargest(3, data))\n"),
+    ("bisect", "xs = list(range(0, 2000, 3))\n", "print([bisect_left(xs, k) for k in range(0, 200, 7)])\n"),
+    ("graphlib", "", "print(list(TopologicalSorter({'a': {'b', 'c'}, 'b': {'c'}, 'd': {'a'}}).static_order()))\n"),
+    ("textwrap", "", "print(fill('the quick brown fox jumps over the lazy dog ' * 10, width=30))\n"),
+    ("difflib", "", "print(list(unified_diff(['a\\n', 'b\\n', 'c\\n'], ['a\\n', 'c\\n', 'd\\n'])))\n"
+                    "print(SequenceMatcher(None, 'abcd', 'bcde').ratio())\n"),
+    ("fractions", "", "print(sum(Fraction(1, k) for k in range(1, 30)))\n"),
+    ("statistics", "", "print(median([3, 1, 2, 5]), mean([1, 2, 3, 4.5]), stdev([1, 2, 3, 4]))\n"),
+    ("shlex", "", "print(split('a \"b c\" d\\\\ e'))\n"),
+    ("calendar", "", "print(TextCalendar().formatmonth(2024, 2))\n"),
+]
+for name, setup, entry in MODULES:
+    text = (lib / f"{name}.py").read_text(encoding="utf-8")
+    text = re.sub(r"^try:\n    from _heapq import .*?\nexcept ImportError:\n    pass\n", "", text, flags=re.M | re.S)
+    text = re.sub(r"^from _bisect import \*\n", "", text, flags=re.M)     # keep the Python versions
+    (folder / f"copy_{name}.py").write_text(text, encoding="utf-8")
+    check(name, str(folder / f"copy_{name}.py"), f"copy_{name}", f"from copy_{name} import *\n" + setup, entry)
+print(json.dumps(report))
+'''
+
+
+def test_looks_agree_with_fresh_previews_on_the_lesson_and_the_standard_library(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(REPO / "py")}
+    done = subprocess.run([sys.executable, "-c", CHECK, str(tmp_path), str(REPO / "tests" / "adversarial"),
+                           str(REPO / "scenarios" / "s08.toml")],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert len(report) >= 20, sorted(report)
+    assert {label: missed for label, missed in report.items() if missed} == {}
