@@ -30,7 +30,7 @@ def shapes(n, items, text, lst, d):
         total += 1
     for x in lst:                            # 8: a name
         total += x
-    for j, x in enumerate(lst):              # 10: enumerate of a name, unpacked
+    for j, y in enumerate(lst):              # 10: enumerate of a name, unpacked
         total += j
     for i in range(3).__reversed__():        # 12: not one call of range
         total += i
@@ -41,6 +41,8 @@ def shapes(n, items, text, lst, d):
     for q in range(3): total += q            # 18: body on the loop's line  # noqa: E701
     for w in text.split().copy():            # 19: not a method of the name
         total += 1
+    for m, x in enumerate(lst):              # 21: its item tuple is reused, and x is stored elsewhere
+        total += m
     return total
 
 
@@ -53,7 +55,7 @@ def test_the_forms_read_from_the_bytecode():
         4: ("method", None, "items", "items", ["k", "v"]),
         6: ("method", None, "text", "split", ["w"]),
         8: ("name", None, "lst", None, ["x"]),
-        10: ("call", "enumerate", "lst", None, ["j", "x"]),
+        10: ("call", "enumerate", "lst", None, ["j", "y"]),
     }
     for loop in loops(shapes.__code__).values():
         assert loop.body == loop.line + 1
@@ -132,6 +134,18 @@ def nested(rows, text):
     return n
 
 
+def rebinds(items, pairs, box):
+    """`enumerate` and `dict.items()` reuse their item tuple: an item the body let go dies in the next
+    FOR_ITER (a finalizer of setup's appends to `box`), so these loops take no cheap steps."""
+    for i, x in enumerate(items):
+        items[i] = None
+        x = 0
+    for k, v in pairs.items():
+        pairs[k] = 0
+        v = 0
+    return len(box)
+
+
 def changed_while_iterated(d):
     try:
         for k in d:
@@ -157,6 +171,10 @@ class Spy:
         self.left -= 1
         BOX.append(self.left)
         return (self.left, self.left)
+
+class Noisy:
+    def __del__(self):
+        BOX.append("freed")
 
 class SpyList(list):
     def __iter__(self):
@@ -185,6 +203,7 @@ print(loopy.watched(2, BOX, map(BOX.append, [1, 2, 3])), len(BOX))
 print(loopy.views(SpyDict(a=1), SpyStr("x y")), len(BOX))
 print(loopy.changed_while_iterated({"a": 1}))
 print(loopy.nested([1, 2, 3], "a b c d"))
+print(loopy.rebinds([Noisy() for _ in range(3)], {k: Noisy() for k in "abc"}, BOX))
 '''
 
 CHECK = r'''

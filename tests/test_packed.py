@@ -196,3 +196,37 @@ def test_float_previews_match_python_repr():
     got = json.loads(done.stdout)
     wrong = [(repr(x), text) for x, text in zip(doubles, got, strict=True) if repr(x) != text]
     assert wrong == []
+
+
+def test_a_chunk_sealed_after_an_interrupt_is_whole(monkeypatch):
+    """The chunk being written keeps lists and packs them into arrays when it closes; an interrupt (what
+    Pyodide's interrupt buffer raises between two bytecodes) in the middle of that must leave a chunk
+    the next seal finishes, or packing the trace fails."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
+    from array import array
+
+    from steptrace import table
+
+    chunk = table.Chunk(0)
+    chunk.kinds += [ord("c"), ord("l")]
+    chunk.lines += [1, 2]
+    chunk.frames += [1, 1]
+    chunk.delta_event.append(0)
+    chunk.delta_full.append(1)
+
+    class Interrupting(tuple):
+        def __iter__(self):
+            for number, name in enumerate(tuple.__iter__(self)):
+                if number == 2:
+                    raise KeyboardInterrupt
+                yield name
+
+    monkeypatch.setattr(table, "_INT_COLUMNS", Interrupting(table._INT_COLUMNS))
+    with pytest.raises(KeyboardInterrupt):
+        chunk.seal()
+    assert not chunk.sealed
+    monkeypatch.undo()
+    chunk.seal()
+    assert chunk.sealed and type(chunk.kinds) is bytearray and type(chunk.delta_full) is bytearray
+    assert all(type(getattr(chunk, name)) is array for name in table._INT_COLUMNS)
+    assert list(chunk.lines) == [1, 2] and list(chunk.delta_event) == [0]

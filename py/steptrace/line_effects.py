@@ -2,12 +2,13 @@
 
 Looking at every local at every line is what makes recording expensive. After a line made only of
 *pure* instructions (loads, stores, constants, jumps, arithmetic and comparisons) whose named
-operands all held exact scalars (int, float, str, bool, None, … and small tuples of them) when the
-line began, only the names the line stores or deletes can have changed: such instructions run no
-Python code (no dunder of a user class, no finalizer: a scalar has none) and mutate no object. The
-recorder checks the rest of the rule at run time: the frame's previous event came just before (no
-other frame ran), no garbage collection ran (finalizers), no other thread exists. Everything else —
-a call, a subscript store, an import, an unknown instruction — means: look at every local.
+operands all held exact scalars (int, float, complex, str, bytes, bool, None) when the line began,
+only the names the line stores or deletes can have changed: such instructions run no Python code (no
+dunder of a user class, no finalizer: a scalar has none) and mutate no object. The recorder checks
+the rest of the rule at run time: the frame's previous event came just before (no other frame ran),
+no garbage collection ran (finalizers), no other thread exists, no trace function of the program's
+runs between lines. Everything else — a call, a subscript store, an import, an unknown instruction —
+means: look at every local.
 
 `plans(code)` gives, per line, `(reads, writes)` for a pure line, or None.
 """

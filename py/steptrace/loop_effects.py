@@ -3,7 +3,10 @@
 When a `for` loop comes back to its line, the line runs FOR_ITER and stores the item in the loop's
 names, nothing else. If the iterator is one of the interpreter's own over data that runs no code of
 the program's (a range, a list, a dict's keys/values/items, the words of a str, enumerate of those),
-taking an item changes only the loop's names, exactly as a pure line does (`line_effects`). Which
+taking an item changes only the loop's names, exactly as a pure line does (`line_effects`). One more
+thing can happen there: `enumerate` and `dict.items()` reuse their item tuple, dropping the previous
+item's values — harmless while the loop's names still hold them (scalars, as the recorder checks),
+so such a loop is not understood when its names are stored anywhere else in the function. Which
 iterator a loop has is fixed when the loop starts: the line's first run evaluates the iterable, and
 the recorder checks there, with the values it just looked at, that the expression makes one of
 those iterators (`Loop.pure_start`). A later run of the line that starts at FOR_ITER (the frame's
@@ -19,7 +22,24 @@ from __future__ import annotations
 import opcode
 
 # The builtins it uses, captured at import: a lesson may rebind them.
-from builtins import all, any, dict, enumerate, frozenset, id, isinstance, len, list, map, next, range, str, tuple, type
+from builtins import (
+    all,
+    any,
+    dict,
+    enumerate,
+    frozenset,
+    id,
+    isinstance,
+    len,
+    list,
+    map,
+    next,
+    range,
+    set,
+    str,
+    tuple,
+    type,
+)
 from types import CodeType
 
 from .line_effects import line_map
@@ -42,9 +62,12 @@ METHOD_LOADS = frozenset({"LOAD_METHOD", "LOAD_ATTR"})
 
 # Exact types whose iterator reads the data in C, calling nothing of the program's.
 ITERABLES = frozenset(map(id, (list, tuple, str, bytes, range, dict, set, frozenset)))
-# name.method(<constants>) that returns such data: (type of name, method) -> items are tuples?
-METHODS = {(id(dict), "items"): True, (id(dict), "keys"): False, (id(dict), "values"): False,
-           (id(str), "split"): False, (id(str), "splitlines"): False}
+# name.method(<constants>) that returns such data: (id of the type of name, method).
+METHODS = frozenset({(id(dict), "items"), (id(dict), "keys"), (id(dict), "values"), (id(str), "split"),
+                     (id(str), "splitlines")})
+# Instructions that store, delete or clear one fast local named by their argument.
+_FAST_WRITES = frozenset({"STORE_FAST", "DELETE_FAST", "LOAD_FAST_AND_CLEAR"})
+_STR_ONLY = frozenset({id(str)})
 _BUILTINS = {"range": range, "enumerate": enumerate}
 
 
@@ -68,8 +91,12 @@ class Loop:
         runs no program code? `seen`: the recorder's view of the frame's locals right now."""
         if self.kind == "call":
             f_globals, f_builtins = frame.f_globals, frame.f_builtins
-            if type(f_globals) is not dict or type(f_builtins) is not dict or self.callable in f_globals \
-                    or f_builtins.get(self.callable) is not _BUILTINS[self.callable]:
+            # Only str keys: a lookup could otherwise call a key's __eq__ (iterating calls nothing).
+            if type(f_globals) is not dict or type(f_builtins) is not dict \
+                    or not set(map(id, map(type, f_globals))) <= _STR_ONLY \
+                    or not set(map(id, map(type, f_builtins))) <= _STR_ONLY:
+                return False
+            if self.callable in f_globals or f_builtins.get(self.callable) is not _BUILTINS[self.callable]:
                 return False
             if self.name is None:               # range(...): whatever its arguments, a range iterator
                 return True
@@ -88,7 +115,8 @@ def _type_id(known: tuple | None) -> int | None:
 
 
 def _decoded(code: CodeType) -> list[tuple]:
-    """(offset, line, opname, arg) of each instruction of `co_code`, EXTENDED_ARG folded in."""
+    """(offset, line, opname, arg, next offset) of each instruction of `co_code`, EXTENDED_ARG folded in
+    (arg is None for an instruction without one)."""
     raw = code.co_code
     line_of = line_map(code)
     out = []
@@ -158,7 +186,36 @@ def _loop(code: CodeType, decoded: list, at: int) -> Loop | None:
     if any(ins[2] not in AT_EXIT and not _jumps_back_elsewhere(ins, line_of, body) for ins in rest):
         return None
     loop = Loop(line, offset, body, frozenset(targets), unpacks)
-    return loop if _iterable(code, prefix, loop) else None
+    if not _iterable(code, prefix, loop):
+        return None
+    reuses = loop.callable == "enumerate" or loop.method == "items"     # the item tuple is reused
+    if reuses and _written_elsewhere(code, decoded, at, loop.plan[1]):
+        return None
+    return loop
+
+
+def _written_elsewhere(code: CodeType, decoded: list, at: int, targets: frozenset[str]) -> bool:
+    """Is any of the loop's names stored, deleted or cleared anywhere in the function but by the loop's
+    own stores (the instructions of its line right after its FOR_ITER, at position `at`)?"""
+    line, own = decoded[at][1], set()
+    for position in range(at + 1, len(decoded)):
+        if decoded[position][1] != line:
+            break
+        own.add(position)
+    for position, (_offset, _line, name, arg, _next) in enumerate(decoded):
+        if position in own:
+            continue
+        if name in _FAST_WRITES:
+            written = (code._varname_from_oparg(arg),)
+        elif name == "STORE_FAST_STORE_FAST":
+            written = (code._varname_from_oparg(arg >> 4), code._varname_from_oparg(arg & 15))
+        elif name == "STORE_FAST_LOAD_FAST":
+            written = (code._varname_from_oparg(arg >> 4),)
+        else:
+            continue
+        if targets.intersection(written):
+            return True
+    return False
 
 
 def _jumps_back_elsewhere(ins: tuple, line_of: dict, body: int) -> bool:

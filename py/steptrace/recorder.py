@@ -21,8 +21,12 @@ from __future__ import annotations
 
 import _thread
 import dis
+import gc
+import sys
 import time
-from builtins import id, len, list, sum, type  # captured at import: a lesson may rebind the builtins
+from builtins import any, id, len, list, map, sum, type  # captured at import: a lesson may rebind the builtins
+from itertools import repeat
+from operator import is_
 from types import FrameType
 from typing import Any
 
@@ -96,6 +100,8 @@ class Recorder:
         self.outcome: tuple | None = None           # (frame id, status, Value | exception) of the last top frame
         self._room = self.table.chunk_size
         self.epoch = 0                              # bumps at each garbage collection and new chunk
+        self.own_trace = None                       # sys.gettrace() while recording (the settrace backend's)
+        self.gc_hook: Any = None                    # `on_gc` as registered in gc.callbacks (by the runner)
         self._plans: dict[int, tuple] = {}          # id(code) -> (code, (pure line plans, loops))
 
     def on_gc(self, phase: str, info: dict) -> None:
@@ -227,7 +233,8 @@ class Recorder:
             chunk.lines.append(lineno)
             chunk.frames.append(state.id)
             self.count = index + 1
-        if plan is not None and state.last == index - 1 and state.epoch == self.epoch and plan[0] <= state.scalars:
+        if (plan is not None and state.last == index - 1 and state.epoch == self.epoch and plan[0] <= state.scalars
+                and not _thread_count()):   # a thread can start without a full look (a signal handler)
             # A pure line (line_effects) whose names all held exact scalars when it began (a name it
             # binds for the first time is not cheap): it ran no code of the program's and only the
             # names it wrote can have changed. The rest of the rule: the frame's last event came just
@@ -256,10 +263,10 @@ class Recorder:
         if frame.f_lasti == loop.offset:
             if loop.line in state.pure_loops:
                 state.stepping = loop
-        elif loop.pure_start(frame, state.seen):
+            return
+        state.pure_loops.discard(loop.line)         # first: the judgement below may fail
+        if loop.pure_start(frame, state.seen):
             state.pure_loops.add(loop.line)
-        else:
-            state.pure_loops.discard(loop.line)
 
     def leave(self, state: FrameState, frame: FrameType, value: Any, unwinding: bool | None,
               suspended: bool | None) -> None:
@@ -361,6 +368,8 @@ class Recorder:
         if state is not None:
             state.serial = state.epoch = -1
             state.scalars = {name for name, known in state.seen.items() if known[1] is None}
+            state.pure_loops.clear()                # a loop line's look may have failed before its verdict
+            state.stepping = None
 
     # -- locals ---------------------------------------------------------------------------
     def _locals_named(self, state: FrameState, frame: FrameType, index: int, names: frozenset[str]) -> None:
@@ -424,7 +433,12 @@ class Recorder:
 
     def _locals(self, state: FrameState, frame: FrameType, index: int) -> None:
         state.last = index
-        state.epoch = self.epoch if not _thread_count() else -1     # another thread could change values
+        # Another thread, or a trace function of the program's (which runs between lines), could
+        # change values between two steps, and so could a collection the recorder does not hear of
+        # (the program took `on_gc` out of gc.callbacks): no cheap step until a full look finds none.
+        quiet = not _thread_count() and _gettrace() is self.own_trace \
+            and any(map(is_, _gc_callbacks, repeat(self.gc_hook)))
+        state.epoch = self.epoch if quiet else -1
         seen = state.seen
         scalars = state.scalars
         values = self.values
@@ -438,9 +452,11 @@ class Recorder:
         full = state.serial != self.table.serial
         current = frame.f_locals
         hidden = 0
+        odd = False
         for name, value in current.items():
             if type(name) is not str:     # a class body may hold any key: not a variable
                 hidden += 1
+                odd = True
                 continue
             known = seen.get(name)
             failed = None                 # a snap just found not to hold: the pool need not try it again
@@ -488,8 +504,13 @@ class Recorder:
                 set_refs.append(values.intern(preview))
                 count += 1
         removed = None
+        if odd:
+            # A key that is not a str (a class body, or a frame's locals written by the program): a
+            # lookup by name could call its __eq__, so no cheap step (they look up by name) for now.
+            state.epoch = -1
         if len(seen) > len(current) - hidden:   # some name seen before is unbound now
-            removed = [name for name in seen if name not in current]
+            present = {name for name in current if type(name) is str}   # iterating calls no __eq__
+            removed = [name for name in seen if name not in present]
             for name in removed:
                 del seen[name]
                 scalars.discard(name)
@@ -525,6 +546,8 @@ def _same_number(old: Any, new: Any) -> bool:
 
 # Another thread could change a frame's values between its steps: cheap steps need it to be alone.
 _thread_count = _thread._count
+_gettrace = sys.gettrace
+_gc_callbacks = gc.callbacks                    # the list the collector calls (a program may empty it)
 
 
 def _last_op(frame: FrameType) -> int | None:

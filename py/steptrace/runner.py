@@ -129,7 +129,8 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
                 importlib.import_module(module)
                 exec(setup_code, namespace)
                 if chosen is not None:
-                    gc.callbacks.append(recorder.on_gc)   # a collection's finalizers may change anything
+                    recorder.gc_hook = recorder.on_gc
+                    gc.callbacks.append(recorder.gc_hook)   # a collection's finalizers may change anything
                     try:
                         try:
                             chosen.install()
@@ -141,8 +142,10 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
                         finally:
                             chosen.uninstall()
                     finally:
-                        if recorder.on_gc in gc.callbacks:
-                            gc.callbacks.remove(recorder.on_gc)
+                        for position, hook in enumerate(gc.callbacks):   # by identity: `in` would call __eq__
+                            if hook is recorder.gc_hook:
+                                del gc.callbacks[position]
+                                break
                 else:
                     exec(entry_code, namespace)
             except BaseException as caught:  # noqa: BLE001 - every ending is data here

@@ -56,14 +56,21 @@ class Chunk:
         """Pack the number columns into arrays, once (appending to them afterwards still works)."""
         if self.sealed:
             return
-        self.sealed = True
-        self.kinds, self.delta_full = bytearray(self.kinds), bytearray(self.delta_full)
+        # Column by column, and `sealed` last: an interrupt in the middle leaves a chunk that the next
+        # call finishes (a column already packed is not a list any more).
+        for name in _BYTE_COLUMNS:
+            if type(getattr(self, name)) is list:
+                setattr(self, name, bytearray(getattr(self, name)))
         for name in _INT_COLUMNS:
-            column = array("i")
-            column.fromlist(getattr(self, name))     # a little quicker than array("i", list) in Pyodide
-            setattr(self, name, column)
+            values = getattr(self, name)
+            if type(values) is list:
+                column = array("i")
+                column.fromlist(values)             # a little quicker than array("i", list) in Pyodide
+                setattr(self, name, column)
+        self.sealed = True
 
 
+_BYTE_COLUMNS = ("kinds", "delta_full")
 _INT_COLUMNS = ("lines", "frames", "delta_event", "delta_frame", "delta_sets", "set_refs", "return_event", "return_ref")
 
 
@@ -112,7 +119,7 @@ class EventTable:
         return forgettable
 
     def chunks(self) -> list[Chunk]:
-        """Every kept chunk, sealed: call it once the run is over (the current chunk is closed too)."""
+        """Every kept chunk, sealed: for once the run is over (the current chunk is sealed too)."""
         self.current.seal()
         return [*self.head, *self.tail, self.current]
 

@@ -11,6 +11,7 @@ Stdlib only. Each program is a module in `programs/`; its header comments may sa
     # needs: signals    only where a POSIX timer can stop untraced code (not Pyodide)
     # limit-bound: ...  it runs into the recursion limit: events there vary run to run
     # gc-bound: ...     what it records depends on when garbage collections run: runs may differ
+    # backend-bound: ... what it records depends on the backend (both must still be faithful)
 
 The report holds the untraced document, one traced document per backend, a second
 traced run (to catch leaks between runs), the interpreter state before and after, and
@@ -37,7 +38,8 @@ def directives(path: str) -> dict[str, str]:
             if not line.startswith("#"):
                 break
             key, _, value = line[1:].strip().partition(":")
-            if key.strip() in ("setup", "entry", "runaway", "memory", "needs", "limit-bound", "gc-bound"):
+            if key.strip() in ("setup", "entry", "runaway", "memory", "needs", "limit-bound", "gc-bound",
+                              "backend-bound"):
                 found[key.strip()] = value.strip().encode().decode("unicode_escape")
     return found
 
