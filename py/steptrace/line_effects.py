@@ -45,6 +45,7 @@ EXCEPTION_PATH = frozenset({"PUSH_EXC_INFO", "POP_EXCEPT", "RERAISE", "CHECK_EXC
 
 _OPNAMES = tuple(opcode.opname)
 _EXTENDED_ARG = opcode.opmap["EXTENDED_ARG"]
+_HAVE_ARGUMENT = opcode.HAVE_ARGUMENT
 _CACHES = opcode._inline_cache_entries  # a list by opcode (3.11, 3.12) or a dict by name (3.13+)
 
 
@@ -61,12 +62,13 @@ def line_map(code: CodeType) -> dict[int, int | None]:
     return lines
 
 
-def instructions(code: CodeType):
-    """(line or None, opname, names) of each instruction, decoded from `co_code` (the unspecialized
-    bytecode) without `dis`: this runs inside the program, which may have rebound the builtins
-    `dis` relies on. `names`: the variable names the instruction reads or writes."""
+def decoded(code: CodeType) -> list[tuple]:
+    """(offset, line or None, opname, arg or None, next offset) of each instruction, decoded from
+    `co_code` (the unspecialized bytecode) with EXTENDED_ARG folded in, and without `dis`: this runs
+    inside the program, which may have rebound the builtins `dis` relies on."""
     raw = code.co_code
     line_of = line_map(code)
+    out = []
     offset, extended = 0, 0
     size = len(raw)
     while offset < size:
@@ -78,6 +80,13 @@ def instructions(code: CodeType):
             extended = arg << 8
             continue
         extended = 0
+        out.append((here, line_of.get(here), name, arg if op >= _HAVE_ARGUMENT else None, offset))
+    return out
+
+
+def instructions(code: CodeType):
+    """(line or None, opname, names) of each instruction: `names`, the variable names it reads or writes."""
+    for _offset, line, name, arg, _next in decoded(code):
         if name in BY_NAME:
             names = (code.co_names[arg],)
         elif name in READS or name in WRITES:
@@ -86,7 +95,7 @@ def instructions(code: CodeType):
             names = (code._varname_from_oparg(arg >> 4), code._varname_from_oparg(arg & 15))
         else:
             names = ()
-        yield line_of.get(here), name, names
+        yield line, name, names
 
 
 def plans(code: CodeType) -> dict[int, tuple[frozenset[str], frozenset[str]] | None]:

@@ -20,34 +20,12 @@ a scalar: the recorder checks those as for a pure line).
 from __future__ import annotations
 
 import opcode
-
-# The builtins it uses, captured at import: a lesson may rebind them.
-from builtins import (
-    all,
-    any,
-    dict,
-    enumerate,
-    frozenset,
-    id,
-    isinstance,
-    len,
-    list,
-    map,
-    next,
-    range,
-    set,
-    str,
-    tuple,
-    type,
-)
+from builtins import all, any, dict, enumerate, frozenset, id, len, list, map, next, range, set, str, tuple, type
 from types import CodeType
 
-from .line_effects import line_map
+from .line_effects import decoded as decode
 
-_OPNAMES = tuple(opcode.opname)
-_EXTENDED_ARG = opcode.opmap["EXTENDED_ARG"]
-_CACHES = opcode._inline_cache_entries  # a list by opcode (3.11, 3.12) or a dict by name (3.13+)
-_HAVE_ARGUMENT = opcode.HAVE_ARGUMENT
+# The builtins imported above are captured at import: a lesson may rebind them.
 _stack_effect = opcode.stack_effect
 
 FAST_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW"})
@@ -114,29 +92,9 @@ def _type_id(known: tuple | None) -> int | None:
     return id(type(known[0])) if signature is None else signature.kind
 
 
-def _decoded(code: CodeType) -> list[tuple]:
-    """(offset, line, opname, arg, next offset) of each instruction of `co_code`, EXTENDED_ARG folded in
-    (arg is None for an instruction without one)."""
-    raw = code.co_code
-    line_of = line_map(code)
-    out = []
-    offset, extended = 0, 0
-    while offset < len(raw):
-        op, arg = raw[offset], raw[offset + 1] | extended
-        name = _OPNAMES[op]
-        here = offset
-        offset += 2 + 2 * (_CACHES.get(name, 0) if isinstance(_CACHES, dict) else _CACHES[op])
-        if op == _EXTENDED_ARG:
-            extended = arg << 8
-            continue
-        extended = 0
-        out.append((here, line_of.get(here), name, arg if op >= _HAVE_ARGUMENT else None, offset))
-    return out
-
-
 def loops(code: CodeType) -> dict[int, Loop]:
     """line -> Loop, for each `for` line whose iterable this module can judge."""
-    decoded = _decoded(code)
+    decoded = decode(code)
     found: dict[int, Loop] = {}
     for position, (_offset, line, name, _arg, _next) in enumerate(decoded):
         if name == "FOR_ITER" and line is not None:
