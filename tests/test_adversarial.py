@@ -134,7 +134,7 @@ def judge(report: dict) -> None:
             docs = list(traced.values())
             assert docs[0]["events"] == docs[1]["events"], "the backends record different events"
             assert normalised(docs[0]) == normalised(docs[1]), "the backends record different values"
-    assert report["missed"] == [], "a cheap step (only the names its line writes) missed a change: [event, names]"
+    assert report["missed"] == [], "a look missed a change (a cheap step, or a stale value against a fresh preview)"
     before, after = report["before"], report["after"]
     assert {k: v for k, v in after.items() if before[k] != v} == {}, "interpreter state leaked"
     assert report["planted_survived"] and report["outsider_survived"], "a file the run did not make was touched"

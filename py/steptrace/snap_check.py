@@ -14,7 +14,7 @@ from itertools import islice
 
 from .previews import LENGTH, NESTED_STR_CAP, NUMBER_TEXT, REPR_CAP, STR_CAP, Previewer, Snap, shown_items
 
-_str_slice = str.__getitem__
+_str_len, _str_slice = str.__len__, str.__getitem__
 _dict_len, _dict_iter, _dict_values = dict.__len__, dict.__iter__, dict.values
 _list_len, _list_slice = list.__len__, list.__getitem__
 _tuple_slice = tuple.__getitem__
@@ -75,8 +75,9 @@ class SnapCheck:
                 return False
             ids = snap.ids
             window = [item for _, item in pairs[:len(ids)]]
-        elif tag == "text":
-            return self._text_of(value, type(value), depth) == snap.text
+        elif tag == "text":           # the length too: the text kept is only the head the preview shows
+            return (snap.size < 0 or self._length_of(value, type(value)) == snap.size) \
+                and self._text_of(value, type(value), depth) == snap.text
         elif tag == "stub":
             return self._size_of(value, type(value)) == snap.size
         else:                                   # a cycle: the same id, so the same ancestor
@@ -104,6 +105,13 @@ class SnapCheck:
             member = next((v for k, v in previewer.stored_fields(value, info) if k == "_name_"), None)
             return f"{info.name}.{member}" if type(member) is str else f"<{info.name}>"
         return previewer.described(value, info)
+
+    def _length_of(self, value: object, cls: type) -> int:
+        """The length a text-like node's preview shows (`len`), read through its base's C method."""
+        base = self.previewer.info(cls).base
+        if base is str:
+            return _str_len(value)
+        return (bytearray.__len__ if base is bytearray else bytes.__len__)(value)
 
     def _size_of(self, value: object, cls: type) -> int:
         previewer = self.previewer
