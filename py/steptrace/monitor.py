@@ -73,6 +73,7 @@ class MonitoringBackend:
         monitoring = sys.monitoring
         events = monitoring.events
         self.tool = tool = claim_tool()
+        self.recorder.own_tools = 1
         monitoring.restart_events()       # forget DISABLEs left from an earlier run
         recorder = self.recorder
         filename = recorder.filename

@@ -24,7 +24,7 @@ import dis
 import gc
 import sys
 import time
-from builtins import any, id, len, list, map, sum, type  # captured at import: a lesson may rebind the builtins
+from builtins import any, hasattr, id, len, list, map, range, sum, tuple, type  # a lesson may rebind builtins
 from itertools import repeat
 from operator import is_
 from types import FrameType
@@ -101,6 +101,7 @@ class Recorder:
         self._room = self.table.chunk_size
         self.epoch = 0                              # bumps at each garbage collection and new chunk
         self.own_trace = None                       # sys.gettrace() while recording (the settrace backend's)
+        self.own_tools = 0                          # sys.monitoring tool ids the recorder holds (monitor: 1)
         self.gc_hook: Any = None                    # `on_gc` as registered in gc.callbacks (by the runner)
         self._plans: dict[int, tuple] = {}          # id(code) -> (code, (pure line plans, loops))
 
@@ -433,11 +434,13 @@ class Recorder:
 
     def _locals(self, state: FrameState, frame: FrameType, index: int) -> None:
         state.last = index
-        # Another thread, or a trace function of the program's (which runs between lines), could
-        # change values between two steps, and so could a collection the recorder does not hear of
-        # (the program took `on_gc` out of gc.callbacks): no cheap step until a full look finds none.
+        # Another thread, or a trace function or sys.monitoring tool of the program's (they run between
+        # lines), could change values between two steps, and so could a collection the recorder does
+        # not hear of (the program took `on_gc` out of gc.callbacks): no cheap step until a full look
+        # finds none of them.
         quiet = not _thread_count() and _gettrace() is self.own_trace \
-            and any(map(is_, _gc_callbacks, repeat(self.gc_hook)))
+            and any(map(is_, _gc_callbacks, repeat(self.gc_hook))) \
+            and sum(map(is_, map(_get_tool, _TOOL_IDS), repeat(None))) == len(_TOOL_IDS) - self.own_tools
         state.epoch = self.epoch if quiet else -1
         seen = state.seen
         scalars = state.scalars
@@ -548,6 +551,10 @@ def _same_number(old: Any, new: Any) -> bool:
 _thread_count = _thread._count
 _gettrace = sys.gettrace
 _gc_callbacks = gc.callbacks                    # the list the collector calls (a program may empty it)
+if hasattr(sys, "monitoring"):
+    _get_tool, _TOOL_IDS = sys.monitoring.get_tool, tuple(range(6))
+else:                                           # before 3.12: no tools to ask about
+    _get_tool, _TOOL_IDS = None, ()
 
 
 def _last_op(frame: FrameType) -> int | None:
