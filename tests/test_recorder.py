@@ -107,6 +107,19 @@ def gone():
     return 0
 
 
+def tags(n):
+    def gen(k):
+        tag = "g%d" % k
+        yield tag
+        yield k + 1
+    seen = []
+    for i in range(n):
+        g = gen(i)
+        seen.append(next(g))
+        g = None      # dropped while suspended: it ends without an event, and the next may take its memory
+    return seen
+
+
 def reuse(n):
     d = {"k": (0, 0)}
     for i in range(n):
@@ -232,6 +245,16 @@ def test_a_reused_id_inside_a_container_is_still_a_change(shown):
     at_print = [i for i, line in enumerate(doc["events"]["line"]) if line == shows]
     seen = [locals_at(doc, i)[doc["events"]["frame"][i]]["d"]["r"] for i in at_print]
     assert seen == [str({"k": (i, i + 1)}) for i in range(4)]
+
+
+def test_a_generator_dropped_while_suspended_is_not_the_next_one(shown):
+    """A new generator started where a dropped one's frame was (same code, same address) is a new
+    frame, not the old one resuming: four generators, four frames, each its own `tag`."""
+    doc = shown("tags(4)\n")
+    frames = [f["id"] for f in doc["frames"] if f["function"] == "gen"]
+    assert len(frames) == 4
+    tags = {locals_at(doc, len(doc["events"]["kind"]) - 1).get(f, {}).get("tag", {}).get("r") for f in frames}
+    assert tags == {"'g0'", "'g1'", "'g2'", "'g3'"}
 
 
 def test_deleted_names_are_reported(shown):

@@ -104,7 +104,7 @@ class MonitoringBackend:
             if id(code) not in codes:
                 codes[id(code)] = code
                 set_local(tool, code, local)
-            enter(frame)
+            enter(frame, True)
 
         def on_start(code, offset):
             if code.co_filename != filename:
@@ -166,7 +166,7 @@ class MonitoringBackend:
         def on_throw(code, offset, error):
             """generator.throw()/close(): the frame resumes (its RAISE event follows)."""
             if code.co_filename == filename:
-                guarded("call", enter, getframe(1))
+                guarded("call", enter, getframe(1), False)
 
         def on_stop_iteration(code, offset, value):
             """The StopIteration a `yield from`/`for` gets from a finished generator: settrace
@@ -175,7 +175,7 @@ class MonitoringBackend:
             guarded("exception", raised_in, getframe(1), error)
 
         def on_resume(code, offset):
-            guarded("call", enter, getframe(1))
+            guarded("call", enter, getframe(1), False)
 
         def on_unwind(code, offset, error):
             if code.co_filename == filename:

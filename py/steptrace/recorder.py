@@ -183,15 +183,20 @@ class Recorder:
             if self.raise_in_callbacks:
                 raise LimitReached(self.stop_reason)
 
-    def enter(self, frame: FrameType) -> FrameState:
-        """A frame of the shown file starts or resumes (generator).
+    def enter(self, frame: FrameType, fresh: bool | None = None) -> FrameState:
+        """A frame of the shown file starts (`fresh`) or resumes (a generator); None: read which from
+        the instruction it stands at (settrace does not say).
 
-        The frame is registered only once its call event is written, so a failure here (the
-        recursion limit) leaves no half-known frame whose return would stand alone."""
+        A fresh start is a new frame even when a frame of the same code had its address (a generator
+        dropped while suspended ends without an event). The frame is registered only once its call
+        event is written, so a failure here (the recursion limit) leaves no half-known frame whose
+        return would stand alone."""
         code = frame.f_code
         live = self.live
         state = live.get(id(frame))
         line = frame.f_lineno or code.co_firstlineno
+        if state is not None and state.code is code and (_starts(frame) if fresh is None else fresh):
+            state = None
         if state is None or state.code is not code:
             parent = frame.f_back
             while parent is not None and id(parent) not in live:
@@ -555,6 +560,18 @@ if hasattr(sys, "monitoring"):
     _get_tool, _TOOL_IDS = sys.monitoring.get_tool, tuple(range(6))
 else:                                           # before 3.12: no tools to ask about
     _get_tool, _TOOL_IDS = None, ()
+
+
+def _starts(frame: FrameType) -> bool:
+    """Does the frame stand at its code's start (RESUME with argument 0), not at a resumption?"""
+    try:
+        raw = frame.f_code.co_code
+        return raw[frame.f_lasti] == _RESUME and raw[frame.f_lasti + 1] == 0
+    except (IndexError, AttributeError, TypeError):
+        return False
+
+
+_RESUME = dis.opmap["RESUME"]
 
 
 def _last_op(frame: FrameType) -> int | None:
