@@ -26,7 +26,7 @@ from __future__ import annotations
 import sys
 import types
 import weakref
-from builtins import id, len, repr, type  # captured at import: a lesson may rebind the builtins
+from builtins import id, len, repr, type, zip  # captured at import: a lesson may rebind the builtins
 from collections import Counter, OrderedDict, defaultdict, deque
 from itertools import islice
 from operator import is_
@@ -45,6 +45,8 @@ _type_mro = type.__dict__["__mro__"].__get__
 _type_name = type.__dict__["__name__"].__get__
 _type_qualname = type.__dict__["__qualname__"].__get__
 _type_module = type.__dict__["__module__"].__get__
+_type_flags = type.__dict__["__flags__"].__get__
+_HEAP_TYPE = 1 << 9                                     # Py_TPFLAGS_HEAPTYPE: a class made by the program
 _str_len, _str_slice = str.__len__, str.__getitem__
 _bytes_len = bytes.__len__
 _int_repr, _float_repr, _complex_repr = int.__repr__, float.__repr__, complex.__repr__
@@ -78,31 +80,48 @@ def cut(text: str, cap: int = REPR_CAP) -> str:
     return text if _str_len(text) <= cap else _str_slice(text, slice(0, cap - 1)) + "…"
 
 
-class TypeInfo:
-    """What the previewer needs to know about one type, found once from its MRO and class dicts."""
+def _same_facts(a: TypeInfo | None, b: TypeInfo | None) -> bool:
+    """Do two snaps' type facts (possibly from two previewers) describe one class, unchanged?"""
+    if a is None or b is None:
+        return a is b
+    return a.ref() is b.ref() and a.name == b.name and a.size == b.size
 
-    __slots__ = ("ref", "name", "kind", "base", "fields", "dict_descr", "slots")
+
+def _weak(cls: type):
+    """A weak reference to a class (a strong one only for a static type, which never dies)."""
+    try:
+        return weakref.ref(cls)
+    except TypeError:
+        return lambda cls=cls: cls
+
+
+class TypeInfo:
+    """What the previewer needs to know about one type, found once from its MRO and class dicts.
+
+    It holds no strong reference to a class: the descriptors that read an instance's `__dict__` and
+    slots would keep theirs alive (a program's weak reference to a class must die as untraced), so
+    only the classes that own them are kept, weakly, and the descriptors fetched when used."""
+
+    __slots__ = ("ref", "name", "size", "kind", "base", "fields", "dict_owner", "slots")
 
     def __init__(self, cls: type) -> None:
-        try:
-            self.ref = weakref.ref(cls)
-        except TypeError:
-            self.ref = lambda cls=cls: cls
+        self.ref = _weak(cls)
         self.name = _type_name(cls)
         mro = _type_mro(cls)
         ids = set(map(id, mro))
         dicts = [_type_dict(klass) for klass in mro]
         own = dicts[0]
+        self.size = len(own)                # with the name, tells a class changed since (`info`)
         self.fields: tuple = ()
-        self.dict_descr = None
-        self.slots: list[tuple[str, object]] = []
-        for mapping in dicts:
+        self.dict_owner = None              # weakly: the class whose `__dict__` descriptor reads it
+        self.slots: list[tuple[str, object]] = []    # (name, the owning class, weakly)
+        for klass, mapping in zip(mro, dicts, strict=True):
             descr = mapping.get("__dict__")
-            if self.dict_descr is None and type(descr) is _GetSet:
-                self.dict_descr = descr
+            if self.dict_owner is None and type(descr) is _GetSet:
+                self.dict_owner = _weak(klass)
             for name, member in mapping.items():
                 if type(member) is _Member and type(name) is str and not name.startswith("__"):
-                    self.slots.append((name, member))
+                    self.slots.append((name, _weak(klass)))
         self.base = next((base for base in _BASES if id(base) in ids), None)
         module = _type_module(cls)
         enum = _module_dict(sys.modules.get("enum")).get("Enum")
@@ -190,10 +209,11 @@ class Snap:
     finds all of this again, the preview is the same (`Previewer.holds`).
     """
 
-    __slots__ = ("kind", "tag", "size", "ids", "held", "kids", "text", "names", "base")
+    __slots__ = ("kind", "tag", "size", "ids", "held", "kids", "text", "names", "base", "info")
 
     def __init__(self, kind: int, tag: str, size: int = -1, base: type | None = None) -> None:
         self.kind, self.tag, self.size, self.base = kind, tag, size, base
+        self.info: TypeInfo | None = None   # a class of the program's: its facts then (see `typed`)
         self.ids: list[int] = []
         self.held: list = []
         self.kids: list[tuple[int, Snap]] = []
@@ -206,7 +226,7 @@ class Snap:
         return (self.kind == other.kind and self.tag == other.tag and self.size == other.size
                 and self.ids == other.ids and len(self.held) == len(other.held)
                 and all(map(is_, self.held, other.held)) and self.kids == other.kids
-                and self.text == other.text and self.names == other.names)
+                and self.text == other.text and self.names == other.names and _same_facts(self.info, other.info))
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -250,11 +270,20 @@ class Previewer:
     def info(self, cls: type) -> TypeInfo:
         """Facts about `cls`, cached by identity (validated, so a reused id is never mistaken)."""
         found = self._types.get(id(cls))
-        if found is None or found.ref() is not cls:
+        if found is None or found.ref() is not cls or found.name != _type_name(cls) \
+                or found.size != len(_type_dict(cls)):      # renamed, or changed (a late @dataclass)
             if len(self._types) > 4096:
                 self._types.clear()
             found = self._types[id(cls)] = TypeInfo(cls)
         return found
+
+    def typed(self, cls: type, tag: str, size: int = -1, base: type | None = None) -> Snap:
+        """A node's snap; for a class of the program's (a heap type, which can be renamed, changed or
+        die and leave its id to another class), with the facts its preview was built from."""
+        snap = Snap(id(cls), tag, size, base)
+        if _type_flags(cls) & _HEAP_TYPE:
+            snap.info = self.info(cls)
+        return snap
 
     # -- nodes -------------------------------------------------------------------------------
     def _node(self, value: object, depth: int) -> dict:
@@ -274,7 +303,7 @@ class Previewer:
             return self._data(value, info, depth)
         if kind in ("object", "dataclass", "exception", "enum"):
             return self._object(value, info, depth)
-        snap = self._snap = Snap(id(cls), "text")
+        snap = self._snap = self.typed(cls, "text")
         snap.text = text = self.described(value, info)
         return {"t": info.name, "r": text}
 
@@ -283,7 +312,7 @@ class Previewer:
         cap = NESTED_STR_CAP if depth else STR_CAP
         head = value if size <= cap and cls is str else _str_slice(value, slice(0, cap))
         if cls is not str:
-            snap = self._snap = Snap(id(cls), "text", size)
+            snap = self._snap = self.typed(cls, "text", size)
             snap.text = head
         short = head if _str_len(head) <= REPR_CAP else _str_slice(head, slice(0, REPR_CAP))
         return {"t": name, "r": cut(repr(short)), "v": head, "len": size}
@@ -294,7 +323,7 @@ class Previewer:
         size = (bytearray.__len__ if mutable else _bytes_len)(value)
         head = bytes((bytearray.__getitem__ if mutable else bytes.__getitem__)(value, slice(0, REPR_CAP)))
         if cls is not bytes:                      # mutable or a subclass: its shown bytes are its snap
-            snap = self._snap = Snap(id(cls), "text", size)
+            snap = self._snap = self.typed(cls, "text", size)
             snap.text = head
         return {"t": name, "r": cut(repr(head)), "len": size}
 
@@ -320,13 +349,13 @@ class Previewer:
         if base is bytes or base is bytearray:
             return self._bytes(value, name)
         if id(base) in NUMBER_TEXT:
-            snap = self._snap = Snap(id(type(value)), "text")
+            snap = self._snap = self.typed(type(value), "text")
             snap.text = text = NUMBER_TEXT[id(base)](value)
             return {"t": name, "r": text}
         size = LENGTH[id(base)](value)
         key = id(value)
         shape = _SHAPES.get(name) if type(value) is base else None
-        snap = Snap(id(type(value)), "data", size, base)
+        snap = self.typed(type(value), "data", size, base)
         if key in self._path:
             snap.tag = "cycle"
             self._snap = snap
@@ -418,7 +447,7 @@ class Previewer:
     def _object(self, value: object, info: TypeInfo, depth: int) -> dict:
         name, kind = info.name, info.kind
         key = id(value)
-        snap = Snap(id(type(value)), "object")
+        snap = self.typed(type(value), "object")
         if key in self._path:
             snap.tag = "cycle"
             self._snap = snap
@@ -469,16 +498,20 @@ class Previewer:
         """(name, value) of what the instance stores: its `__dict__`, then its slots (a dataclass:
         its fields first), read through C descriptors only."""
         pairs: list[tuple[str, object]] = []
-        if info.dict_descr is not None:
+        descr = None if info.dict_owner is None else _type_dict(info.dict_owner()).get("__dict__")
+        if type(descr) is _GetSet:
             try:
-                stored = info.dict_descr.__get__(value)
+                stored = descr.__get__(value)
             except Exception:  # noqa: BLE001
                 stored = None
             if type(stored) is dict:
                 keys = list(islice(_dict_iter(stored), FIELDS_READ))
                 for k, v in zip(keys, islice(_dict_values(stored), len(keys)), strict=False):
                     pairs.append((k if type(k) is str else f"[{_short_key(k)}]", v))
-        for name, member in info.slots:
+        for name, owner in info.slots:
+            member = _type_dict(owner()).get(name)
+            if type(member) is not _Member:
+                continue
             try:
                 pairs.append((name, member.__get__(value)))
             except AttributeError:

@@ -38,7 +38,7 @@ class SnapCheck:
             return False
 
     def _holds(self, value: object, snap: Snap, depth: int) -> bool:
-        if id(type(value)) != snap.kind:
+        if id(type(value)) != snap.kind or snap.info is not None and self.previewer.info(type(value)) is not snap.info:
             return False
         tag = snap.tag
         if tag == "data":
