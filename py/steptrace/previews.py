@@ -102,7 +102,7 @@ class TypeInfo:
     slots would keep theirs alive (a program's weak reference to a class must die as untraced), so
     only the classes that own them are kept, weakly, and the descriptors fetched when used."""
 
-    __slots__ = ("ref", "name", "size", "kind", "base", "fields", "dict_owner", "slots")
+    __slots__ = ("ref", "name", "size", "heap", "kind", "base", "fields", "dict_owner", "slots")
 
     def __init__(self, cls: type) -> None:
         self.ref = _weak(cls)
@@ -112,6 +112,7 @@ class TypeInfo:
         dicts = [_type_dict(klass) for klass in mro]
         own = dicts[0]
         self.size = len(own)                # with the name, tells a class changed since (`info`)
+        self.heap = bool(_type_flags(cls) & _HEAP_TYPE)     # only a class of the program's can change
         self.fields: tuple = ()
         self.dict_owner = None              # weakly: the class whose `__dict__` descriptor reads it
         self.slots: list[tuple[str, object]] = []    # (name, the owning class, weakly)
@@ -270,8 +271,8 @@ class Previewer:
     def info(self, cls: type) -> TypeInfo:
         """Facts about `cls`, cached by identity (validated, so a reused id is never mistaken)."""
         found = self._types.get(id(cls))
-        if found is None or found.ref() is not cls or found.name != _type_name(cls) \
-                or found.size != len(_type_dict(cls)):      # renamed, or changed (a late @dataclass)
+        if found is None or found.ref() is not cls or found.heap and (
+                found.name != _type_name(cls) or found.size != len(_type_dict(cls))):  # renamed, or a late @dataclass
             if len(self._types) > 4096:
                 self._types.clear()
             found = self._types[id(cls)] = TypeInfo(cls)

@@ -60,13 +60,14 @@ class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
     __slots__ = ("id", "code", "seen", "serial", "local", "line", "last", "epoch", "plans", "scalars", "loops",
-                 "pure_loops", "stepping")
+                 "pure_loops", "stepping", "can_be_cheap")
 
-    def __init__(self, frame_id: int, code: Any, plans: tuple[dict, dict]) -> None:
+    def __init__(self, frame_id: int, code: Any, plans: tuple[dict, dict, bool]) -> None:
         self.id = frame_id
         self.code = code                   # tells a reused frame id from this frame
         self.plans = plans[0]              # line -> (names read or written, names written) of a pure line
         self.loops = plans[1]              # line -> Loop, for the `for` lines loop_effects understands
+        self.can_be_cheap = plans[2]       # any of them: else whether a step may be cheap is never asked
         self.pure_loops: set[int] = set()  # lines of those whose running iterator runs no program code
         self.stepping: Loop | None = None  # the loop whose line just came back for its next item
         self.last = -2                     # run-wide index of this frame's latest event
@@ -103,19 +104,21 @@ class Recorder:
         self.own_trace = None                       # sys.gettrace() while recording (the settrace backend's)
         self.own_tools = 0                          # sys.monitoring tool ids the recorder holds (monitor: 1)
         self.gc_hook: Any = None                    # `on_gc` as registered in gc.callbacks (by the runner)
-        self._plans: dict[int, tuple] = {}          # id(code) -> (code, (pure line plans, loops))
+        self._plans: dict[int, tuple] = {}          # id(code) -> (code, (pure line plans, loops, any of them))
 
     def on_gc(self, phase: str, info: dict) -> None:
         """A gc.callbacks hook: a collection may run finalizers, so the next step looks at everything."""
         if phase == "start":
             self.epoch += 1
 
-    def _plans_of(self, code: Any) -> tuple[dict, dict]:
+    def _plans_of(self, code: Any) -> tuple[dict, dict, bool]:
         known = self._plans.get(id(code))
         if known is None or known[0] is not code:
             plans = {line: None if plan is None else (plan[0] | plan[1], plan[1])
                      for line, plan in line_plans(code).items()}
-            known = self._plans[id(code)] = (code, (plans, loop_plans(code)))
+            loops = loop_plans(code)
+            cheap = bool(loops) or any(plan is not None for plan in plans.values())
+            known = self._plans[id(code)] = (code, (plans, loops, cheap))
         return known[1]
 
     def start_clock(self) -> None:
@@ -443,10 +446,14 @@ class Recorder:
         # lines), could change values between two steps, and so could a collection the recorder does
         # not hear of (the program took `on_gc` out of gc.callbacks): no cheap step until a full look
         # finds none of them.
-        quiet = not _thread_count() and _gettrace() is self.own_trace \
-            and any(map(is_, _gc_callbacks, repeat(self.gc_hook))) \
-            and sum(map(is_, map(_get_tool, _TOOL_IDS), repeat(None))) == len(_TOOL_IDS) - self.own_tools
-        state.epoch = self.epoch if quiet else -1
+        # (Only for a frame whose code has lines that can be cheap: for the others it is never asked.)
+        if state.can_be_cheap:
+            hooks = _gc_callbacks
+            quiet = not _thread_count() and _gettrace() is self.own_trace \
+                and (hooks and hooks[-1] is self.gc_hook or any(map(is_, hooks, repeat(self.gc_hook)))) \
+                and (not _TOOL_IDS or sum(map(is_, map(_get_tool, _TOOL_IDS), repeat(None)))
+                     == len(_TOOL_IDS) - self.own_tools)
+            state.epoch = self.epoch if quiet else -1
         seen = state.seen
         scalars = state.scalars
         values = self.values
