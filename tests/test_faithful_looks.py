@@ -1,11 +1,13 @@
 """Every look the recorder takes agrees with a fresh preview of every local, on code nobody here wrote.
 
-tests/adversarial/harness.py's `checked_steps` follows each cheap step with a look at every local (it
+tests/adversarial/harness.py's `looks_checked` follows each cheap step with a look at every local (it
 must find nothing new), and after each look compares what the recorder believes every local shows with
 what a fresh previewer makes of the value then (a change check that wrongly says "unchanged" would show
 a stale value). Here it runs over every case of the lesson and over pure-Python modules of the standard
-library copied as the shown file. In a child process: cheap steps are off while another thread lives
-(this test process may run Pyodide's bridge). The adversarial programs get the same checks in Pyodide.
+library copied as the shown file, which must also print and end as untraced, with no fault of the
+recorder's, while taking many cheap steps (heapq and bisect are mostly pure lines). In a child process:
+cheap steps are off while another thread lives (this test process may run Pyodide's bridge). The
+adversarial programs get the same checks in Pyodide.
 """
 from __future__ import annotations
 
@@ -30,10 +32,12 @@ lib = Path(sysconfig.get_paths()["stdlib"])
 report = {}
 
 def check(label, source, module, setup, entry):
-    def run(_run_case, _name, setup, entry, **options):
-        return json.loads(run_case(source, module, setup, entry, time_limit=30, max_events=300_000, **options)), 0
-    harness.run = run
-    report[label] = harness.checked_steps(run_case, module, setup, entry, "auto")[:5]
+    with harness.looks_checked() as (missed, cheap):
+        traced = json.loads(run_case(source, module, setup, entry, time_limit=30, max_events=300_000))
+    plain = json.loads(run_case(source, module, setup, entry, time_limit=30, record=False))
+    report[label] = {"missed": missed[:5], "cheap": len(cheap), "faults": traced["stats"]["internal_errors"],
+                     "same": [traced["stdout_text"], traced["end"]["status"]] == [plain["stdout_text"],
+                                                                                  plain["end"]["status"]]}
 
 loaded = scenario.load(Path(sys.argv[3]))
 for function in loaded.functions:
@@ -41,8 +45,10 @@ for function in loaded.functions:
         check(f"{function}/{case}", loaded.source, loaded.module, *loaded.code(function, case))
 MODULES = [
     ("heapq", "import random\nrandom.seed(1)\ndata = [random.randint(0, 999) for _ in range(200)]\n",
-     "h = []\nfor x in data: heappush(h, x)\nprint([heappop(h) for _ in range(len(h))][:5], nlargest(3, data))\n"),
-    ("bisect", "xs = list(range(0, 2000, 3))\n", "print([bisect_left(xs, k) for k in range(0, 200, 7)])\n"),
+     "h = []\nfor x in data: heappush(h, x)\nprint([heappop(h) for _ in range(len(h))][:5], nlargest(3, data), "
+     "list(merge([1, 4, 9], [2, 3, 10])))\n"),
+    ("bisect", "xs = list(range(0, 2000, 3))\n",
+     "print([bisect_left(xs, k) for k in range(0, 200, 7)], insort_right(xs, 5), xs[:4])\n"),
     ("graphlib", "", "print(list(TopologicalSorter({'a': {'b', 'c'}, 'b': {'c'}, 'd': {'a'}}).static_order()))\n"),
     ("textwrap", "", "print(fill('the quick brown fox jumps over the lazy dog ' * 10, width=30))\n"),
     ("difflib", "", "print(list(unified_diff(['a\\n', 'b\\n', 'c\\n'], ['a\\n', 'c\\n', 'd\\n'])))\n"
@@ -70,4 +76,8 @@ def test_looks_agree_with_fresh_previews_on_the_lesson_and_the_standard_library(
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout.splitlines()[-1])
     assert len(report) >= 20, sorted(report)
-    assert {label: missed for label, missed in report.items() if missed} == {}
+    assert {label: run["missed"] for label, run in report.items() if run["missed"]} == {}
+    assert {label: run["faults"] for label, run in report.items() if run["faults"]} == {}
+    assert [label for label, run in report.items() if not run["same"]] == [], "output or end differs from untraced"
+    cheap = report["heapq"]["cheap"] + report["bisect"]["cheap"]
+    assert cheap > 1000, "pure lines of heapq and bisect take the cheap path"

@@ -214,44 +214,35 @@ from steptrace.runner import run_case
 
 Path(FOLDER).mkdir(parents=True, exist_ok=True)
 (Path(FOLDER) / "loopy.py").write_text(SHOWN, encoding="utf-8")
+(Path(FOLDER) / "harness.py").write_text(HARNESS, encoding="utf-8")
 sys.path.insert(0, FOLDER)
-original = recorder.Recorder._locals_named
-cheap, missed = [], []
-
-def checked(self, state, frame, index, names):
-    original(self, state, frame, index, names)
-    cheap.append(index)
-    chunk = self.table.current
-    before = len(chunk.delta_event)
-    self._locals(state, frame, index)
-    if len(chunk.delta_event) > before:
-        count = chunk.delta_sets[-1]
-        missed.append([index, sorted(chunk.set_names[len(chunk.set_names) - count:])])
+from harness import looks_checked
 
 def traced(with_loops):
-    cheap.clear()
     real = loop_effects.loops
     if not with_loops:
         recorder.loop_plans = lambda code: {}
-    recorder.Recorder._locals_named = checked
     try:
-        doc = json.loads(run_case(FOLDER.lstrip("/") + "/loopy.py", "loopy", SETUP, ENTRY))
+        with looks_checked() as (missed, cheap):
+            doc = json.loads(run_case(FOLDER.lstrip("/") + "/loopy.py", "loopy", SETUP, ENTRY))
     finally:
-        recorder.Recorder._locals_named = original
         recorder.loop_plans = real
-    return doc, len(cheap)
+    return doc, missed, len(cheap)
 
-doc, with_loops = traced(True)
-_, without = traced(False)
+doc, missed, with_loops = traced(True)
+_, missed_without, without = traced(False)
 plain = json.loads(run_case(FOLDER.lstrip("/") + "/loopy.py", "loopy", SETUP, ENTRY, record=False))
-result = json.dumps({"missed": missed, "cheap": [with_loops, without], "errors": doc["stats"]["internal_errors"],
-                     "status": doc["end"]["status"], "same": doc["stdout_text"] == plain["stdout_text"],
-                     "stdout": doc["stdout_text"], "backend": doc["backend"]})
+result = json.dumps({"missed": missed + missed_without, "cheap": [with_loops, without],
+                     "errors": doc["stats"]["internal_errors"], "status": doc["end"]["status"],
+                     "same": doc["stdout_text"] == plain["stdout_text"], "stdout": doc["stdout_text"],
+                     "backend": doc["backend"]})
 '''
 
 
 def check_script(folder: str) -> str:
-    return f"FOLDER = {folder!r}\nSHOWN = {SHOWN!r}\nSETUP = {SETUP!r}\nENTRY = {ENTRY!r}\n" + CHECK
+    harness = (Path(__file__).parent / "adversarial" / "harness.py").read_text(encoding="utf-8")
+    return (f"FOLDER = {folder!r}\nSHOWN = {SHOWN!r}\nSETUP = {SETUP!r}\nENTRY = {ENTRY!r}\n"
+            f"HARNESS = {harness!r}\n" + CHECK)
 
 
 def assert_report(report: dict) -> None:

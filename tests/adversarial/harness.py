@@ -20,6 +20,7 @@ whether a file planted outside the run survived.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import gc
 import json
 import os
@@ -122,15 +123,17 @@ def last_delta_names(chunk) -> list[str]:
     return sorted({*chunk.set_names[len(chunk.set_names) - count:], *(n for r, n in chunk.deleted if r == row)})
 
 
-def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> list:
-    """A traced run in which every cheap step (one that looked only at the names its line writes) is
-    followed by a look at every local: anything that look still finds changed was missed. And after
-    every look, what the recorder believes each local shows must be what a fresh previewer makes of
-    the value now (a change check that wrongly says "unchanged" shows a stale value). Returns the
-    misses as [event, [names]] (none is the only right answer)."""
+@contextlib.contextmanager
+def looks_checked():
+    """While inside, every cheap step (one that looked only at the names its line writes) is followed
+    by a look at every local: anything that look still finds changed was missed. And after every look,
+    what the recorder believes each local shows must be what a fresh previewer makes of the value now
+    (a change check that wrongly says "unchanged" shows a stale value). Yields (missed, cheap): the
+    misses as [event, [names]] (none is the only right answer) and the cheap steps' events, filled as
+    the recorder runs. Used by this harness, tests/test_line_effects.py and tests/test_loop_effects.py."""
     from steptrace import previews, recorder
     original, original_all = recorder.Recorder._locals_named, recorder.Recorder._locals
-    missed = []
+    missed, cheap = [], []
 
     def fresh_previews_agree(state, frame, index):
         fresh = previews.Previewer()             # no cache shared with the recorder's
@@ -150,6 +153,7 @@ def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> 
 
     def named_then_all(self, state, frame, index, names):
         original(self, state, frame, index, names)
+        cheap.append(index)
         scalars_in_step(state, index)
         chunk = self.table.current
         before = len(chunk.delta_event)
@@ -164,9 +168,15 @@ def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> 
 
     recorder.Recorder._locals_named, recorder.Recorder._locals = named_then_all, all_checked
     try:
-        run(run_case, name, setup, entry, backend=backend)
+        yield missed, cheap
     finally:
         recorder.Recorder._locals_named, recorder.Recorder._locals = original, original_all
+
+
+def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> list:
+    """A traced run under `looks_checked`: its misses."""
+    with looks_checked() as (missed, _cheap):
+        run(run_case, name, setup, entry, backend=backend)
     return missed
 
 
