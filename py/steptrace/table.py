@@ -22,8 +22,8 @@ class Chunk:
     A chunk is kept as `array`s and `bytearray`s rather than lists of objects: a million events
     and their locals deltas cost tens of MB, not hundreds, and they are written out as bytes
     without a loop (`packed`). While it is the chunk being written its number columns are lists,
-    and `seal` packs them when it closes: in Pyodide appending an int to an `array` costs several
-    times what appending it to a list does (the conversion), and a step appends up to ten."""
+    and `seal` packs them when it closes: in Pyodide appending an int to an `array` costs about twice
+    what appending it to a list does (the conversion), and a step appends up to ten."""
 
     __slots__ = ("start", "kinds", "lines", "frames", "delta_event", "delta_frame", "delta_full", "delta_sets",
                  "set_names", "set_refs", "deleted", "return_event", "return_ref", "exceptions", "stdout", "ended",
