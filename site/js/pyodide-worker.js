@@ -2,7 +2,7 @@
 //
 // Messages are small plain objects with an explicit `type` (see worker-client.js for the page side):
 //   in:  {type: "init", files: [repoPath], root: url, pythonRoot: repoPath,
-//         pyodide: folder path, warmup: run request | null, interrupt: SharedArrayBuffer | null}
+//         pyodide: folder path, warmup: run request | null, interrupt: SharedArrayBuffer(2) | null}
 //        {type: "run", id, source, module, setup, entry, function, case, limits: {maxEvents, timeLimit}}
 //   out: {type: "progress", phase: "runtime" | "sources" | "ready"}
 //        {type: "ready", python, ms, phases: {load, setup}} | {type: "boot-error", message}
@@ -50,7 +50,12 @@ async function boot({ files, root, pythonRoot = "py", pyodide: folder, warmup = 
     pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
     pyodide.FS.writeFile(target, bytes);
   }
-  if (interrupt) pyodide.setInterruptBuffer(new Uint8Array(interrupt));
+  if (interrupt) {
+    // Byte 0 is Pyodide's interrupt buffer; byte 1 tells the page, through shared memory, that the
+    // run's code has stopped (worker-client.js reads it while an interrupt is pending).
+    pyodide.setInterruptBuffer(new Uint8Array(interrupt, 0, 1));
+    codeEnded = new Uint8Array(interrupt, 1, 1);
+  }
   restOfStdlib(pyodide, new URL(REST_FILE, indexURL).href);
   pyodideRef = pyodide;
   // The recorder lives in py/, the lesson's code under its own root.
@@ -78,6 +83,7 @@ run_case`);
 }
 
 let pyodideRef = null;
+let codeEnded = null;   // Uint8Array over the shared buffer's second byte, when the page is isolated
 
 /**
  * Run one case and drop its trace: the first run of an interpreter pays for compiling the lesson's
@@ -153,7 +159,10 @@ function run(request, { Replay, fromPacked }) {
   const started = performance.now();
   try {
     // The code has stopped; only the trace is being written: the page's watchdog waits for it.
-    const packed = record(request, (phase) => postMessage({ type: "phase", id: request.id, phase }));
+    const packed = record(request, (phase) => {
+      if (codeEnded) Atomics.store(codeEnded, 0, 1);
+      postMessage({ type: "phase", id: request.id, phase });
+    });
     if (!packed || typeof packed.header !== "string") {
       postMessage({ type: "failed", id: request.id, message: "the run returned no trace", fatal: true });
       return;

@@ -7,8 +7,20 @@
 // booted again, so the page always gets a usable runtime back.
 
 const INTERRUPT_SIGINT = 2;
-// After an interrupt the recorder answers with a partial trace; a worker silent for this long is rebooted.
+// The shared buffer's bytes: SIGNAL is Pyodide's interrupt buffer (Python clears it when it takes the
+// signal); ENDED is set by the worker the moment the run's code has stopped. The page reads both from
+// shared memory, so a busy page thread that has not yet read the worker's messages cannot mistake a
+// worker that has answered for one that hangs.
+const SIGNAL = 0;
+const ENDED = 1;
+// After an interrupt the recorder answers with a partial trace; a worker whose code still runs this long
+// after the interrupt is rebooted.
 const INTERRUPT_ANSWER_MS = 700;
+// How often the page looks at the shared bytes while an interrupt is pending.
+const INTERRUPT_POLL_MS = 50;
+// Taken for this long without the code stopping, the interrupt was dropped (a KeyboardInterrupt raised
+// inside a finalizer or a gc callback is only printed): it is sent again.
+const INTERRUPT_DROPPED_MS = 200;
 // How long writing a trace may take once the code has stopped (a 1,000,000-event trace takes seconds).
 const TRACE_WRITE_MS = 15_000;
 
@@ -43,7 +55,7 @@ export class WorkerClient extends EventTarget {
   }
 
   #start() {
-    this.interrupt = globalThis.crossOriginIsolated ? new SharedArrayBuffer(1) : null;
+    this.interrupt = globalThis.crossOriginIsolated ? new SharedArrayBuffer(2) : null;
     this.startedAt = performance.now(); // page time, for the benchmark's boot breakdown
     this.worker = new Worker(new URL("./pyodide-worker.js", import.meta.url), { type: "module" });
     this.ready = new Promise((resolve, reject) => {
@@ -97,14 +109,20 @@ export class WorkerClient extends EventTarget {
     }
     if (!pending || data.id !== pending.id) return; // stale: nobody waits for it any more
     if (data.type === "phase") {
-      // The code has stopped running; interrupting now would only lose the trace being written.
-      for (const timer of pending.timers) clearTimeout(timer);
-      pending.timers = [setTimeout(() => {
-        if (this.pending === pending) this.#reboot(pending, "unresponsive");
-      }, this.writeTimeoutMs)];
+      this.#awaitTrace(pending);
       return;
     }
     this.#settle(pending, data);
+  }
+
+  /** The code has stopped running; interrupting now would only lose the trace being written. */
+  #awaitTrace(pending) {
+    if (pending.ended) return;
+    pending.ended = true;
+    for (const timer of pending.timers) clearTimeout(timer);
+    pending.timers = [setTimeout(() => {
+      if (this.pending === pending) this.#reboot(pending, "unresponsive");
+    }, this.writeTimeoutMs)];
   }
 
   #settle(pending, answer) {
@@ -128,8 +146,8 @@ export class WorkerClient extends EventTarget {
     this.boot();
     const result = this.queue.then(() => this.ready.then(
       () => new Promise((resolve) => {
-        if (this.interrupt) new Uint8Array(this.interrupt)[0] = 0;
-        this.pending = { id, resolve, timers: [], started: performance.now() };
+        if (this.interrupt) new Uint8Array(this.interrupt).fill(0);
+        this.pending = { id, resolve, timers: [], started: performance.now(), ended: false };
         const deadline = this.deadlineMs ?? request.limits.deadlineMs;   // the run's own (limits.py), unless overridden
         this.pending.timers.push(setTimeout(() => this.#overdue(id), deadline));
         this.worker.postMessage({ ...request, type: "run", id });
@@ -150,14 +168,36 @@ export class WorkerClient extends EventTarget {
     const pending = this.pending;
     if (!pending) return;
     pending.stopKind = kind;
-    if (this.interrupt) {
-      new Uint8Array(this.interrupt)[0] = INTERRUPT_SIGINT;
-      pending.timers.push(setTimeout(() => {
-        if (this.pending === pending) this.#reboot(pending, "unresponsive");
-      }, INTERRUPT_ANSWER_MS));
-    } else {
-      this.#reboot(pending, kind);
-    }
+    if (pending.ended) return;   // the code has already stopped: its trace is on its way
+    if (this.interrupt) this.#interrupt(pending);
+    else this.#reboot(pending, kind);
+  }
+
+  /**
+   * Interrupt the run through shared memory and watch the worker's answer there: stopped code means
+   * waiting for the trace; a dropped interrupt is sent again; code still running after
+   * INTERRUPT_ANSWER_MS (Python never looked, e.g. stuck in a C or JS call) means a reboot.
+   */
+  #interrupt(pending) {
+    const shared = new Uint8Array(this.interrupt);
+    Atomics.store(shared, SIGNAL, INTERRUPT_SIGINT);
+    const sent = performance.now();
+    let takenAt = null;
+    const watch = () => {
+      if (this.pending !== pending || pending.ended) return;
+      if (Atomics.load(shared, ENDED)) return this.#awaitTrace(pending);
+      const now = performance.now();
+      if (now - sent >= INTERRUPT_ANSWER_MS) return this.#reboot(pending, "unresponsive");
+      if (Atomics.load(shared, SIGNAL) === 0) {
+        takenAt ??= now;
+        if (now - takenAt >= INTERRUPT_DROPPED_MS) {
+          Atomics.store(shared, SIGNAL, INTERRUPT_SIGINT);
+          takenAt = null;
+        }
+      }
+      pending.timers.push(setTimeout(watch, INTERRUPT_POLL_MS));
+    };
+    pending.timers.push(setTimeout(watch, INTERRUPT_POLL_MS));
   }
 
   #reboot(pending, kind) {

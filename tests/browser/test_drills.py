@@ -71,6 +71,19 @@ def test_runaway_loop_is_interrupted_when_isolated(open_page):
     expect_next_run_works(page)
 
 
+def test_an_interrupt_the_program_catches_is_sent_again(open_page):
+    """The program catches the first KeyboardInterrupt and loops on (a finalizer that swallows it does
+    the same): the page sees in shared memory that Python took the interrupt but the code did not stop,
+    and interrupts again, in place, instead of rebooting the worker."""
+    page = open_page().page
+    setup = "try:\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    pass\nwhile True:\n    pass\n"
+    replace_code(page, "split_history", setup, "pass\n")
+    _, message = run_until_error(page, "split_history", bound_s=LIVENESS_S)
+    assert "运行超过" in message and "被中断" in message, message
+    assert page.evaluate("() => stepwise.worker.python")
+    expect_next_run_works(page)
+
+
 def test_runaway_loop_reboots_the_worker_without_isolation(open_page, plain_server):
     page = open_page(origin=plain_server).page
     assert not page.evaluate("() => crossOriginIsolated")
