@@ -301,3 +301,20 @@ def test_change_beyond_the_caps_is_harmless():
     wide[0][0] = "shown"                                        # inside the window: seen
     assert not pool.same(value, snap2)
     assert pool.preview(value)[0] == Previewer().preview(value)
+
+
+def test_shared_leaf_previews_match_a_fresh_walk_and_stay_bounded():
+    """Short strings and small ints inside containers take a shared preview from a bounded cache:
+    whatever the cache holds, a preview equals the one a new previewer builds, node cap included."""
+    previewer = Previewer()
+    for _ in range(3):
+        for start in range(0, values.LEAVES_CAP * 2, 97):
+            value = {f"k{start + i}": [f"v{start + i}", i - 300, "x" * (values.NESTED_STR_CAP + i % 2)]
+                     for i in range(20)}
+            assert previewer.preview(value) == Previewer().preview(value)
+            assert len(previewer._leaves) <= values.LEAVES_CAP
+    side = values.ITEMS_CAP
+    nested = [[[f"s{i}.{j}.{k}" for k in range(side)] for j in range(side)] for i in range(side)]
+    assert 1 + side + side ** 2 + side ** 3 > values.NODES_CAP   # the walk is cut by the node cap
+    fresh = Previewer().preview(nested)
+    assert previewer.preview(nested) == fresh and previewer.preview(nested) == fresh   # cold, then cached

@@ -37,6 +37,7 @@ NESTED_STR_CAP = 60     # the same, for a string inside a container or object
 ITEMS_CAP = 16          # items (entries, fields) shown per node
 DEPTH_CAP = 5           # nodes nested deeper than this show only "r" (and "len")
 NODES_CAP = 400         # nodes per top-level preview, every occurrence counted
+LEAVES_CAP = 4096       # short strings whose nested preview is kept (`Previewer._children`)
 HELD_TEXT_CAP = 1000    # longer str/bytes are identified by (id, length, hash), not held
 BIG_INT = 10 ** 60
 
@@ -238,7 +239,8 @@ class Previewer:
     def __init__(self, items_cap: int = ITEMS_CAP, depth_cap: int = DEPTH_CAP, nodes_cap: int = NODES_CAP) -> None:
         self.items_cap, self.depth_cap, self.nodes_cap = items_cap, depth_cap, nodes_cap
         self._types: dict[int, TypeInfo] = {}
-        self._small: dict = {}
+        self._small: dict = {}               # small int (or (type id, value)) -> its shared preview
+        self._leaves: dict[str, dict] = {}   # short exact str -> its shared preview inside a container
         self._nodes = 0
         self._path: set[int] = set()
         self._snap: Snap | None = None       # the snap of the node just previewed (None: a scalar)
@@ -382,15 +384,30 @@ class Previewer:
         return preview
 
     def _children(self, window: list, snap: Snap, depth: int) -> list[dict]:
-        """Previews of the window's items while the node budget lasts; fills `snap`."""
+        """Previews of the window's items while the node budget lasts; fills `snap`.
+
+        The commonest items, short exact strings and small ints, take their shared preview from a
+        cache without the general walk (a nested string's preview depends on its text alone)."""
         shown = []
         held, kids = snap.held, snap.kids
+        leaves, small = self._leaves, self._small
         for position, item in enumerate(window):
             if self._nodes >= self.nodes_cap:
                 break
+            cls = type(item)
+            preview = leaves.get(item) if cls is str else small.get(item) if cls is int else None
+            if preview is not None:
+                self._nodes += 1
+                shown.append(preview)
+                held.append(item)
+                continue
             shown.append(self._node(item, depth + 1))
             if self._snap is None:
                 held.append(item)
+                if cls is str and _str_len(item) <= NESTED_STR_CAP:
+                    if len(leaves) >= LEAVES_CAP:
+                        leaves.clear()
+                    leaves[item] = shown[-1]
             else:
                 kids.append((position, self._snap))
         snap.ids = list(map(id, window[:len(shown)]))
