@@ -318,3 +318,89 @@ def test_shared_leaf_previews_match_a_fresh_walk_and_stay_bounded():
     assert 1 + side + side ** 2 + side ** 3 > values.NODES_CAP   # the walk is cut by the node cap
     fresh = Previewer().preview(nested)
     assert previewer.preview(nested) == fresh and previewer.preview(nested) == fresh   # cold, then cached
+
+
+def test_a_changed_container_previews_as_a_fresh_walk_would():
+    """A changed list, tuple or dict keeps the previews of the items that still hold (ValuePool hands
+    the earlier preview to the previewer): after every random change, its preview must equal a new
+    previewer's, including where the node cap cuts and where cycles are marked."""
+    import random
+    rng = random.Random(20261201)
+    pool = ValuePool()
+    side = values.ITEMS_CAP
+
+    def leaf():
+        return rng.choice([rng.randrange(-5, 2000), f"s{rng.randrange(50)}", 1.5, None, (1, "t"),
+                           "L" * (values.NESTED_STR_CAP + 5)])
+
+    class Box:
+        def __init__(self, *fields):
+            for index, field in enumerate(fields):
+                setattr(self, f"f{index}", field)
+
+    def node(depth):
+        if depth > 2 or rng.random() < 0.3:
+            return leaf()
+        if rng.random() < 0.2:
+            return Box(*(node(depth + 1) for _ in range(rng.randrange(side + 3))))
+        if rng.random() < 0.5:
+            return [node(depth + 1) for _ in range(rng.randrange(side + 3))]
+        return {f"k{i}": node(depth + 1) for i in range(rng.randrange(side + 3))}
+
+    roots = [[node(1) for _ in range(side + 2)], {f"r{i}": node(1) for i in range(side)},
+             [{"role": "user", "content": [{"type": "text", "text": f"m{i}"}]} for i in range(30)]]
+    roots[0].insert(1, roots[0])                                  # a cycle through the root, shown
+    for step in range(600):
+        root = rng.choice(roots)
+        containers = [root]
+        for value in containers:
+            if len(containers) < 200:
+                kids = value if type(value) is list else list(value.values()) if type(value) is dict else []
+                containers += [kid for kid in kids if type(kid) in (list, dict) and kid is not root]
+        target = rng.choice(containers)
+        keys = list(range(len(target))) if type(target) is list else list(target)
+        action = rng.randrange(5)
+        if action == 0 or not keys:
+            target.append(node(1)) if type(target) is list else target.__setitem__(f"n{step}", node(1))
+        elif action == 1:
+            target[rng.choice(keys)] = node(1)
+        elif action == 2:
+            del target[rng.choice(keys)]
+        elif action == 3 and type(target) is list:
+            target.insert(0, target.pop())
+        else:
+            target[rng.choice(keys)] = leaf()
+        for value in roots:
+            assert pool.preview(value)[0] == Previewer().preview(value), step
+
+
+def test_an_unchanged_item_is_cut_where_a_fresh_walk_would_cut_it():
+    """An item that still holds is not reused when the items before it grew so much that a walk now
+    reaches the node cap inside it."""
+    side = values.ITEMS_CAP
+
+    class Row:
+        def __init__(self, *cells):
+            self.cells = list(cells)
+
+    for make in (list, lambda cells: Row(*cells)):             # the items after: containers, objects
+        before = []
+        root = [before] + [make(range(side)) for _ in range(10)]
+        pool = ValuePool()
+        whole = pool.preview(root)[0]
+        assert whole == Previewer().preview(root)
+        before += [list(range(side)) for _ in range(14)]           # now the walk is cut among the rest
+        fresh = Previewer().preview(root)
+        assert fresh["items"][1:] != whole["items"][1:]
+        assert pool.preview(root)[0] == fresh
+
+
+def test_an_item_marking_a_cycle_is_not_reused():
+    """A cycle mark shows its ancestor's length: an unchanged item whose preview marks the root (the
+    root itself, or a list holding it) is walked again when the root changes."""
+    root = [None]
+    root += [root, [root]]
+    pool = ValuePool()
+    assert pool.preview(root)[0] == Previewer().preview(root)
+    root.append(None)
+    assert pool.preview(root)[0] == Previewer().preview(root)

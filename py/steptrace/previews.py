@@ -28,6 +28,7 @@ import types
 import weakref
 from builtins import id, len, repr, type, zip  # captured at import: a lesson may rebind the builtins
 from collections import Counter, OrderedDict, defaultdict, deque
+from collections.abc import Callable
 from itertools import islice
 from operator import is_
 
@@ -211,10 +212,12 @@ class Snap:
     finds all of this again, the preview is the same (`Previewer.holds`).
     """
 
-    __slots__ = ("kind", "tag", "size", "ids", "held", "kids", "text", "names", "base", "info")
+    __slots__ = ("kind", "tag", "size", "ids", "held", "kids", "text", "names", "base", "info", "nodes", "cyclic")
 
     def __init__(self, kind: int, tag: str, size: int = -1, base: type | None = None) -> None:
         self.kind, self.tag, self.size, self.base = kind, tag, size, base
+        self.nodes = 1                      # nodes its preview counted, itself included (see `_reusable`)
+        self.cyclic = False                 # its preview marks a cycle (shows an ancestor's length)
         self.info: TypeInfo | None = None   # a class of the program's: its facts then (see `typed`)
         self.ids: list[int] = []
         self.held: list = []
@@ -244,23 +247,59 @@ class Previewer:
         self._nodes = 0
         self._path: set[int] = set()
         self._snap: Snap | None = None       # the snap of the node just previewed (None: a scalar)
+        self._reuse: tuple | None = None     # the root's previous preview, by position (`_reusable`)
+        self._cycles = 0                     # cycle marks made by the current walk
 
     # -- entry points ---------------------------------------------------------------------
     def preview(self, value: object) -> dict:
         """The bounded preview of `value`."""
         return self.preview_and_signature(value)[0]
 
-    def preview_and_signature(self, value: object) -> tuple[dict, Snap]:
-        """The preview and its signature (a `Snap`; for a scalar, one that holds it)."""
-        self._nodes = 0
+    def preview_and_signature(self, value: object, before: tuple | None = None,
+                              holds: Callable[[object, Snap], bool] | None = None) -> tuple[dict, Snap]:
+        """The preview and its signature (a `Snap`; for a scalar, one that holds it).
+
+        `before`: (snap, preview) of an earlier preview of a value at this id, and `holds` the change
+        check: the items of a changed list, tuple or dict that still preview as they did then keep
+        their previews (a message list that grew by one is not previewed again from scratch). The
+        result is the preview a walk from scratch would build."""
+        self._nodes = self._cycles = 0
         self._path = set()
-        preview = self._node(value, 0)
+        self._reuse = None if before is None or holds is None else self._reusable(value, before, holds)
+        try:
+            preview = self._node(value, 0)
+        finally:
+            self._reuse = None
         snap = self._snap
         if snap is None:
             snap = Snap(id(type(value)), "scalar")
             snap.ids.append(id(value))
             snap.held.append(value)
         return preview, snap
+
+    def _reusable(self, value: object, before: tuple, holds: Callable) -> tuple | None:
+        """(position -> (id, kid snap, preview), holds) for the containers and objects among the
+        earlier preview's items, when they can stand in for this one's: the same type (and class
+        facts), a sequence or mapping shown in its own order (not a set: sorted), and a walk the node
+        cap did not cut. Scalar items are not reused: the leaf caches make them as cheap."""
+        snap, preview = before
+        if not snap.kids or snap.tag != "data" or snap.kind != id(type(value)) or snap.nodes >= self.nodes_cap:
+            return None
+        if snap.info is not None and self.info(type(value)) is not snap.info:
+            return None
+        ids = snap.ids
+        if "items" in preview and snap.base is not set and snap.base is not frozenset:
+            items = preview["items"]
+            if len(items) != len(ids):
+                return None
+            return {position: (ids[position], kid, items[position]) for position, kid in snap.kids}, holds
+        if "entries" in preview:
+            entries = preview["entries"]
+            if 2 * len(entries) != len(ids):
+                return None
+            return {position: (ids[position], kid, entries[position >> 1][position & 1])
+                    for position, kid in snap.kids}, holds
+        return None
 
     def signature(self, value: object) -> Snap:
         """The signature a preview of `value` would have now."""
@@ -361,6 +400,8 @@ class Previewer:
         snap = self.typed(type(value), "data", size, base)
         if key in self._path:
             snap.tag = "cycle"
+            snap.cyclic = True
+            self._cycles += 1
             self._snap = snap
             return {"t": name, "r": self._shaped(name, shape, "..."), "len": size, "cycle": True}
         if depth >= self.depth_cap or self._nodes >= self.nodes_cap:
@@ -368,29 +409,41 @@ class Previewer:
             self._snap = snap
             return {"t": name, "r": self._shaped(name, shape, "…" if size else ""), "len": size}
         self._path.add(key)
+        start, cycles = self._nodes - 1, self._cycles
+        if depth == 0 and self._reuse is not None and info.kind != "namedtuple":
+            reuse, self._reuse = self._reuse, None
+        else:
+            reuse = None
         try:
             window = shown_items(value, base, self.items_cap)
             if id(base) in _DICTS:
-                preview = self._entries(window, snap, name, shape, size, depth)
+                preview = self._entries(window, snap, name, shape, size, depth, reuse)
             elif info.kind == "namedtuple":
                 preview = self._named(window, snap, info, size, depth)
             else:
-                preview = self._items(window, snap, base, name, shape, size, depth)
+                preview = self._items(window, snap, base, name, shape, size, depth, reuse)
         finally:
             self._path.discard(key)
+        snap.nodes = self._nodes - start
+        snap.cyclic = self._cycles != cycles
         # A small tuple or frozenset of immutable scalars cannot change: held like a scalar (its id
         # then cannot be reused), it needs no walk in the change check.
         self._snap = None if _frozen(value, snap, size) else snap
         return preview
 
-    def _children(self, window: list, snap: Snap, depth: int) -> list[dict]:
+    def _children(self, window: list, snap: Snap, depth: int, reuse: tuple | None = None) -> list[dict]:
         """Previews of the window's items while the node budget lasts; fills `snap`.
 
         The commonest items, short exact strings and small ints, take their shared preview from a
-        cache without the general walk (a nested string's preview depends on its text alone)."""
+        cache without the general walk (a nested string's preview depends on its text alone).
+        `reuse` (the root only, see `_reusable`): a container or object at the position and id it had
+        keeps its earlier preview when its snap still holds, its walk fits in what is left of the
+        node budget (so a walk now would not cut it either) and it marks no cycle (a mark shows the
+        length of an ancestor: the root, which has changed)."""
         shown = []
         held, kids = snap.held, snap.kids
         leaves, small = self._leaves, self._small
+        before, holds = reuse if reuse is not None else (None, None)
         for position, item in enumerate(window):
             if self._nodes >= self.nodes_cap:
                 break
@@ -401,6 +454,14 @@ class Previewer:
                 shown.append(preview)
                 held.append(item)
                 continue
+            if before is not None and position in before:
+                old_id, kid, preview = before[position]
+                if old_id == id(item) and not kid.cyclic and self._nodes + kid.nodes < self.nodes_cap \
+                        and holds(item, kid):
+                    self._nodes += kid.nodes
+                    shown.append(preview)
+                    kids.append((position, kid))
+                    continue
             shown.append(self._node(item, depth + 1))
             if self._snap is None:
                 held.append(item)
@@ -414,8 +475,8 @@ class Previewer:
         return shown
 
     def _items(self, window: list, snap: Snap, base: type, name: str, shape: tuple | None, size: int,
-               depth: int) -> dict:
-        items = self._children(window, snap, depth)
+               depth: int, reuse: tuple | None = None) -> dict:
+        items = self._children(window, snap, depth, reuse)
         pieces = [item["r"] for item in items]
         if base is set or base is frozenset:     # hash order varies between runs: sort what is shown
             order = _sorted_positions(window[:len(items)], pieces)
@@ -428,8 +489,9 @@ class Previewer:
             inner += ", …" if items else "…"
         return {"t": name, "r": self._shaped(name, shape, inner), "len": size, "items": items, "more": more}
 
-    def _entries(self, window: list, snap: Snap, name: str, shape: tuple | None, size: int, depth: int) -> dict:
-        shown = self._children(window, snap, depth)
+    def _entries(self, window: list, snap: Snap, name: str, shape: tuple | None, size: int, depth: int,
+                 reuse: tuple | None = None) -> dict:
+        shown = self._children(window, snap, depth, reuse)
         entries = [[shown[i], shown[i + 1]] for i in range(0, len(shown) - 1, 2)]
         # An entry whose value did not fit is not shown: its key leaves the snap. What stays is held as
         # `_children` held it (every shown item without a snap of its own: the scalars, and the frozen
@@ -468,6 +530,8 @@ class Previewer:
         snap = self.typed(type(value), "object")
         if key in self._path:
             snap.tag = "cycle"
+            snap.cyclic = True
+            self._cycles += 1
             self._snap = snap
             return {"t": name, "r": f"<{name} …>", "cycle": True}
         pairs = self.pairs(value, info)
@@ -485,10 +549,13 @@ class Previewer:
             self._snap = snap
             return {"t": name, "r": f"<{name} …>" if pairs else f"<{name} object>"}
         self._path.add(key)
+        start, cycles = self._nodes - 1, self._cycles
         try:
             shown = self._children([item for _, item in pairs[:self.items_cap]], snap, depth)
         finally:
             self._path.discard(key)
+        snap.nodes = self._nodes - start
+        snap.cyclic = self._cycles != cycles
         self._snap = snap
         fields = [[label, preview] for (label, _), preview in zip(pairs, shown, strict=False)]
         pieces = [f"{label}={preview['r']}" for label, preview in fields]

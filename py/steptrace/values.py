@@ -88,7 +88,7 @@ class ValuePool:
         cached = self._cache.get(id(value))
         if cached is not None and cached[0] is not failed and self.check.holds(value, cached[0]):
             return cached[1], cached[0]
-        preview, signature = self.previewer.preview_and_signature(value)
+        preview, signature = self.previewer.preview_and_signature(value, cached, self.check.holds)
         if len(self._cache) >= self.SNAP_CACHE_CAP:
             self._cache.clear()
         self._cache[id(value)] = (signature, preview)
