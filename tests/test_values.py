@@ -320,38 +320,44 @@ def test_shared_leaf_previews_match_a_fresh_walk_and_stay_bounded():
     assert previewer.preview(nested) == fresh and previewer.preview(nested) == fresh   # cold, then cached
 
 
-def test_a_changed_container_previews_as_a_fresh_walk_would():
-    """A changed list, tuple or dict keeps the previews of the items that still hold (ValuePool hands
-    the earlier preview to the previewer): after every random change, its preview must equal a new
-    previewer's, including where the node cap cuts and where cycles are marked."""
-    import random
-    rng = random.Random(20261201)
-    pool = ValuePool()
-    side = values.ITEMS_CAP
-
-    def leaf():
-        return rng.choice([rng.randrange(-5, 2000), f"s{rng.randrange(50)}", 1.5, None, (1, "t"),
-                           "L" * (values.NESTED_STR_CAP + 5)])
+class RandomChanges:
+    """Nested lists, dicts and objects (a cycle through one root, shared scalars, long and short text)
+    and a random in-place change at a time, for the differential tests below."""
 
     class Box:
         def __init__(self, *fields):
             for index, field in enumerate(fields):
                 setattr(self, f"f{index}", field)
 
-    def node(depth):
-        if depth > 2 or rng.random() < 0.3:
-            return leaf()
-        if rng.random() < 0.2:
-            return Box(*(node(depth + 1) for _ in range(rng.randrange(side + 3))))
-        if rng.random() < 0.5:
-            return [node(depth + 1) for _ in range(rng.randrange(side + 3))]
-        return {f"k{i}": node(depth + 1) for i in range(rng.randrange(side + 3))}
+    class Text(str):
+        pass
 
-    roots = [[node(1) for _ in range(side + 2)], {f"r{i}": node(1) for i in range(side)},
-             [{"role": "user", "content": [{"type": "text", "text": f"m{i}"}]} for i in range(30)]]
-    roots[0].insert(1, roots[0])                                  # a cycle through the root, shown
-    for step in range(600):
-        root = rng.choice(roots)
+    def __init__(self, seed: int) -> None:
+        import random
+        self.rng = random.Random(seed)
+        side = values.ITEMS_CAP
+        self.roots = [[self.node(1) for _ in range(side + 2)], {f"r{i}": self.node(1) for i in range(side)},
+                      [{"role": "user", "content": [{"type": "text", "text": f"m{i}"}]} for i in range(30)]]
+        self.roots[0].insert(1, self.roots[0])                    # a cycle through the root, shown
+
+    def leaf(self):
+        rng = self.rng
+        return rng.choice([rng.randrange(-5, 2000), f"s{rng.randrange(50)}", 1.5, None, (1, "t"),
+                           "L" * (values.NESTED_STR_CAP + 5), self.Text("T" * (values.NESTED_STR_CAP + 5))])
+
+    def node(self, depth):
+        rng, side = self.rng, values.ITEMS_CAP
+        if depth > 2 or rng.random() < 0.3:
+            return self.leaf()
+        if rng.random() < 0.2:
+            return self.Box(*(self.node(depth + 1) for _ in range(rng.randrange(side + 3))))
+        if rng.random() < 0.5:
+            return [self.node(depth + 1) for _ in range(rng.randrange(side + 3))]
+        return {f"k{i}": self.node(depth + 1) for i in range(rng.randrange(side + 3))}
+
+    def change(self, step: int) -> None:
+        rng = self.rng
+        root = rng.choice(self.roots)
         containers = [root]
         for value in containers:
             if len(containers) < 200:
@@ -359,19 +365,73 @@ def test_a_changed_container_previews_as_a_fresh_walk_would():
                 containers += [kid for kid in kids if type(kid) in (list, dict) and kid is not root]
         target = rng.choice(containers)
         keys = list(range(len(target))) if type(target) is list else list(target)
-        action = rng.randrange(5)
-        if action == 0 or not keys:
-            target.append(node(1)) if type(target) is list else target.__setitem__(f"n{step}", node(1))
+        action = rng.randrange(6)
+        if action == 5 and keys:                                   # the last key renamed, its value kept
+            last = keys[-1]
+            target.insert(len(target), target.pop()) if type(target) is list else \
+                target.__setitem__(f"{last}'", target.pop(last))
+        elif action == 0 or not keys:
+            target.append(self.node(1)) if type(target) is list else target.__setitem__(f"n{step}", self.node(1))
         elif action == 1:
-            target[rng.choice(keys)] = node(1)
+            target[rng.choice(keys)] = self.node(1)
         elif action == 2:
             del target[rng.choice(keys)]
         elif action == 3 and type(target) is list:
             target.insert(0, target.pop())
         else:
-            target[rng.choice(keys)] = leaf()
-        for value in roots:
+            target[rng.choice(keys)] = self.leaf()
+
+
+def test_a_changed_container_previews_as_a_fresh_walk_would():
+    """A changed list, tuple or dict keeps the previews of the items that still hold (ValuePool hands
+    the earlier preview to the previewer): after every random change, its preview must equal a new
+    previewer's, including where the node cap cuts and where cycles are marked."""
+    changes, pool = RandomChanges(20261201), ValuePool()
+    for step in range(600):
+        changes.change(step)
+        for value in changes.roots:
             assert pool.preview(value)[0] == Previewer().preview(value), step
+
+
+def test_the_level_at_a_time_check_agrees_with_the_walk(monkeypatch):
+    """SnapCheck checks the kids of a wide snap a level at a time (LevelPlan); after every random
+    change it must answer as the walk of each kid does, and 'unchanged' only when it is."""
+    from steptrace import snap_check
+    changes, pool = RandomChanges(7), ValuePool()   # one previewer: a class's facts are checked by identity
+    before = [pool.previewer.preview_and_signature(value) for value in changes.roots]
+    answers = set()
+    for step in range(600):
+        changes.change(step)
+        now = [pool.previewer.preview_and_signature(value) for value in changes.roots]
+        for value, (old, snap), (fresh, _) in zip(changes.roots, before, now, strict=True):
+            check = pool.check
+            monkeypatch.setattr(snap_check, "WIDE", 0)            # every snap with kids: by levels
+            by_levels = check.holds(value, snap)
+            monkeypatch.setattr(snap_check, "WIDE", 10 ** 9)      # never: kid by kid
+            assert by_levels == check.holds(value, snap), step
+            assert not by_levels or old == fresh, step
+            answers.add(by_levels)
+        before = now if step % 3 else before                      # also snaps several changes old
+    assert answers == {True, False}
+
+
+@pytest.mark.parametrize("make", [lambda: [{"a": 1, "b": 2}, {"c": 3}], lambda: [[10, 20], [30]]])
+def test_the_level_at_a_time_check_sees_an_item_move_between_neighbours(make, monkeypatch):
+    """Two neighbours on one level whose items together read the same after the last of the first
+    moved to the front of the second: only their lengths tell."""
+    from steptrace import snap_check
+    monkeypatch.setattr(snap_check, "WIDE", 0)
+    value = make()
+    snap = Previewer().preview_and_signature(value)[1]
+    first, second = value
+    if type(first) is dict:
+        moved = first.popitem()
+        second_items = list(second.items())
+        second.clear()
+        second.update([moved, *second_items])
+    else:
+        second.insert(0, first.pop())
+    assert not ValuePool().check.holds(value, snap)
 
 
 def test_an_unchanged_item_is_cut_where_a_fresh_walk_would_cut_it():

@@ -9,8 +9,9 @@ reached has the id its parent's snap recorded, so it stands where it stood, cycl
 """
 from __future__ import annotations
 
-from builtins import id, len, list, map, type  # captured at import: a lesson may rebind the builtins
-from itertools import islice
+from builtins import all, enumerate, id, len, list, map, range, set, type, zip  # a lesson may rebind them
+from itertools import chain, islice, repeat
+from operator import is_, itemgetter
 
 from .previews import LENGTH, NESTED_STR_CAP, NUMBER_TEXT, REPR_CAP, STR_CAP, Previewer, Snap, shown_items
 
@@ -18,6 +19,9 @@ _str_len, _str_slice = str.__len__, str.__getitem__
 _dict_len, _dict_iter, _dict_values = dict.__len__, dict.__iter__, dict.values
 _list_len, _list_slice = list.__len__, list.__getitem__
 _tuple_slice = tuple.__getitem__
+_chain = chain.from_iterable
+_DICT, _LIST = id(dict), id(list)
+WIDE = 40    # nodes from which a snap's kids are checked a level at a time (`LevelPlan`)
 
 
 class SnapCheck:
@@ -56,6 +60,10 @@ class SnapCheck:
                 vals = list(islice(_dict_values(value), half))
                 if list(map(id, keys)) != ids[0::2] or list(map(id, vals)) != ids[1::2]:
                     return False
+                if snap.nodes >= WIDE:
+                    plan = _plan(snap)
+                    if plan.from_values:
+                        return self._levels(plan.first(vals), plan, depth + 1)
                 for position, kid in snap.kids:     # the ids matched: only the kids' insides are left
                     if not self._holds(vals[position >> 1] if position & 1 else keys[position >> 1], kid,
                                        depth + 1):
@@ -84,9 +92,34 @@ class SnapCheck:
             return True
         if list(map(id, window)) != ids:
             return False
+        if snap.nodes >= WIDE:
+            plan = _plan(snap)
+            return self._levels(plan.first(window), plan, depth + 1)
         for position, kid in snap.kids:
             if not self._holds(window[position], kid, depth + 1):
                 return False
+        return True
+
+    def _levels(self, nodes: tuple, plan: LevelPlan, depth: int) -> bool:
+        """`_holds` for a snap's kids (`nodes`), a level at a time (see `LevelPlan`)."""
+        for (dicts_of, lists_of, others_of, others, dict_sizes, key_ids, value_ids, list_sizes, item_ids,
+             from_values, from_items) in plan.levels:
+            dicts, lists = dicts_of(nodes), lists_of(nodes)
+            if not all(map(is_, map(type, dicts), repeat(dict))) or not all(map(is_, map(type, lists), repeat(list))):
+                return False
+            if list(map(_dict_len, dicts)) != dict_sizes or list(map(_list_len, lists)) != list_sizes:
+                return False
+            if list(map(id, _chain(map(_dict_iter, dicts)))) != key_ids:
+                return False
+            values = list(_chain(map(_dict_values, dicts)))
+            items = list(_chain(lists))
+            if list(map(id, values)) != value_ids or list(map(id, items)) != item_ids:
+                return False
+            for node, snap in zip(others_of(nodes), others, strict=True):
+                if not self._holds(node, snap, depth):
+                    return False
+            nodes = from_values(values) + from_items(items)
+            depth += 1
         return True
 
     def _text_of(self, value: object, cls: type, depth: int) -> object:
@@ -119,3 +152,77 @@ class SnapCheck:
         if info.kind == "data":
             return LENGTH[id(info.base)](value)
         return len(previewer.pairs(value, info))
+
+
+class LevelPlan:
+    """A snap's kids, level by level, for `SnapCheck._levels`: the exact dicts and lists among them that
+    the preview showed whole are checked together by C-level passes (their lengths, then the ids of all
+    their keys, values and items, which the walk of each would compare one node at a time); any other
+    kid (a tuple, an object, a subclass, a node cut short) is walked by `_holds`. The kids of the
+    dicts and lists make the next level. Equivalent to walking each kid: the same reads, the same
+    comparisons, no code of the program's (exact builtin types only)."""
+
+    __slots__ = ("first", "from_values", "levels")
+
+    def __init__(self, snap: Snap) -> None:
+        positions = [position for position, _ in snap.kids]
+        # A dict's kids stand at odd positions when they are values (a container key is walked alone).
+        self.from_values = snap.base is dict and all(position & 1 for position in positions)
+        self.first = _getter([position >> 1 for position in positions] if self.from_values else positions)
+        self.levels = []
+        kids = [kid for _, kid in snap.kids]
+        while kids:
+            dicts = [i for i, kid in enumerate(kids) if _whole(kid, _DICT) and
+                     all(position & 1 for position, _ in kid.kids)]
+            lists = [i for i, kid in enumerate(kids) if _whole(kid, _LIST)]
+            flat = set(dicts) | set(lists)
+            others = [i for i in range(len(kids)) if i not in flat]
+            from_values, from_items, after = [], [], []
+            base = 0
+            for i in dicts:
+                for position, kid in kids[i].kids:
+                    from_values.append(base + (position >> 1))
+                    after.append(kid)
+                base += kids[i].size
+            items_after = []
+            base = 0
+            for i in lists:
+                for position, kid in kids[i].kids:
+                    from_items.append(base + position)
+                    items_after.append(kid)
+                base += kids[i].size
+            self.levels.append((
+                _getter(dicts), _getter(lists), _getter(others), [kids[i] for i in others],
+                [kids[i].size for i in dicts], [x for i in dicts for x in kids[i].ids[0::2]],
+                [x for i in dicts for x in kids[i].ids[1::2]],
+                [kids[i].size for i in lists], [x for i in lists for x in kids[i].ids],
+                _getter(from_values), _getter(from_items)))
+            kids = after + items_after
+
+
+def _whole(snap: Snap, kind: int) -> bool:
+    """An exact dict or list (no class facts to check) whose preview showed every item."""
+    if snap.tag != "data" or snap.kind != kind or snap.info is not None:
+        return False
+    return len(snap.ids) == (2 * snap.size if kind == _DICT else snap.size)
+
+
+def _getter(positions: list[int]):
+    """seq -> tuple of its items at `positions` (itemgetter, which returns a bare item for one)."""
+    if not positions:
+        return _nothing
+    if len(positions) == 1:
+        only = positions[0]
+        return lambda seq: (seq[only],)
+    return itemgetter(*positions)
+
+
+def _nothing(seq) -> tuple:
+    return ()
+
+
+def _plan(snap: Snap) -> LevelPlan:
+    plan = snap.plan
+    if plan is None:
+        plan = snap.plan = LevelPlan(snap)
+    return plan
