@@ -108,3 +108,26 @@ def test_an_exception_clean_up_without_a_line_counts_for_every_line():
     pure = [plan for plan in plans.values() if plan is not None]
     assert pure and all("error" in writes for _, writes in pure)   # `del error` runs after the handler
 
+
+
+def test_plans_are_shared_by_identical_bytecode_only():
+    """The recorder keeps a code object's plans across runs by the bytecode's content (a run imports the
+    shown module afresh): the same source compiled again shares them; code that differs in what a plan
+    depends on (instructions, names, lines) gets its own."""
+    from steptrace.recorder import _shared_plans
+
+    def function(source: str):
+        namespace: dict = {}
+        exec(compile(source, "<shown>", "exec"), namespace)
+        return namespace["f"].__code__
+
+    base = "def f(a):\n    b = a + 1\n    return b\n"
+    assert _shared_plans(function(base)) is _shared_plans(function(base))
+    variants = {
+        "instructions": "def f(a):\n    b = g(a)\n    return b\n",
+        "names": "def f(a):\n    c = a + 1\n    return c\n",
+        "lines": "\n" + base,
+    }
+    plans = _shared_plans(function(base))[0]
+    for what, source in variants.items():
+        assert _shared_plans(function(source))[0] != plans, what

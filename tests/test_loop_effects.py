@@ -220,6 +220,7 @@ from harness import looks_checked
 
 def traced(with_loops):
     real = loop_effects.loops
+    recorder._plans_by_content.clear()      # plans are kept across runs: make this run's afresh
     if not with_loops:
         recorder.loop_plans = lambda code: {}
     try:
@@ -227,6 +228,7 @@ def traced(with_loops):
             doc = json.loads(run_case(FOLDER.lstrip("/") + "/loopy.py", "loopy", SETUP, ENTRY))
     finally:
         recorder.loop_plans = real
+        recorder._plans_by_content.clear()
     return doc, missed, len(cheap)
 
 doc, missed, with_loops = traced(True)

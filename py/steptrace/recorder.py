@@ -79,6 +79,29 @@ class FrameState:
         self.scalars: set[str] = set()     # names `seen` knows hold an exact scalar (no signature)
 
 
+# Plans depend only on what a code object's bytecode says, so they are kept across runs by that content
+# (a run imports the shown module afresh: its code objects are new, their bytecode the same). The key
+# holds bytes, ints and tuples of str of the code's own: nothing of the program's values.
+_PLANS_CAP = 1024
+_plans_by_content: dict[tuple, tuple] = {}
+
+
+def _shared_plans(code: Any) -> tuple[dict, dict, bool]:
+    """(pure line plans, loop plans, any of them) of `code`, computed once per distinct bytecode."""
+    key = (code.co_code, code.co_linetable, code.co_firstlineno, code.co_names, code.co_varnames,
+           code.co_cellvars, code.co_freevars)
+    known = _plans_by_content.get(key)
+    if known is None:
+        plans = {line: None if plan is None else (plan[0] | plan[1], plan[1])
+                 for line, plan in line_plans(code).items()}
+        loops = loop_plans(code)
+        known = (plans, loops, bool(loops) or any(plan is not None for plan in plans.values()))
+        if len(_plans_by_content) >= _PLANS_CAP:
+            _plans_by_content.clear()
+        _plans_by_content[key] = known
+    return known
+
+
 class Recorder:
     """Turns backend callbacks into the event table, the frame table and locals deltas."""
 
@@ -114,11 +137,7 @@ class Recorder:
     def _plans_of(self, code: Any) -> tuple[dict, dict, bool]:
         known = self._plans.get(id(code))
         if known is None or known[0] is not code:
-            plans = {line: None if plan is None else (plan[0] | plan[1], plan[1])
-                     for line, plan in line_plans(code).items()}
-            loops = loop_plans(code)
-            cheap = bool(loops) or any(plan is not None for plan in plans.values())
-            known = self._plans[id(code)] = (code, (plans, loops, cheap))
+            known = self._plans[id(code)] = (code, _shared_plans(code))
         return known[1]
 
     def start_clock(self) -> None:
