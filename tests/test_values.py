@@ -464,3 +464,37 @@ def test_an_item_marking_a_cycle_is_not_reused():
     assert pool.preview(root)[0] == Previewer().preview(root)
     root.append(None)
     assert pool.preview(root)[0] == Previewer().preview(root)
+
+
+def test_a_dict_entry_cut_by_the_node_cap_is_watched_by_its_key():
+    """The walk ran out after a key and before its value: the entry is not shown, but a cheaper key
+    there would leave room for it, so the key stays in the change check."""
+    side = values.ITEMS_CAP
+    heavy = [[[0] * side for _ in range(side)]] + [[0] * side for _ in range(7)] + [[]]
+    value = {"a": heavy, (1, 2, 3): "v"}
+    pool = ValuePool()
+    assert pool.preview(value)[0] == Previewer().preview(value)
+    del value[(1, 2, 3)]
+    value[2] = "v"
+    fresh = Previewer().preview(value)
+    assert fresh["more"] == 0                      # the cheaper key made room: the entry shows now
+    assert pool.preview(value)[0] == fresh
+
+
+def test_huge_numbers_and_texts_in_a_container_are_not_hashed():
+    """The leaf caches look a string or an int up only when it is short or small: hashing reads all of it."""
+    huge, long_text = 1 << 80_000_000, "y" * 20_000_000            # 10 MB each
+    previewer = Previewer()
+    started = time.perf_counter()
+    for _ in range(3):
+        previewer.preview([huge] * values.ITEMS_CAP)
+        previewer.preview([long_text + str(_)] * 4)
+    assert time.perf_counter() - started < 0.1
+
+
+def test_forget_drops_the_programs_strings():
+    text = "".join(["sec", "ret-token"])
+    previewer = Previewer()
+    previewer.preview([text])
+    previewer.forget()
+    assert not any(key is text for key in previewer._leaves)

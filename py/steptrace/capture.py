@@ -15,7 +15,21 @@ from __future__ import annotations
 import codecs
 import io
 import sys
-from builtins import len, max, memoryview, type  # captured at import: a lesson may rebind the builtins
+
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    bytes,
+    getattr,
+    len,
+    max,
+    memoryview,
+    setattr,
+    str,
+    super,
+    tuple,
+    type,
+    zip,
+)
 from collections.abc import Callable
 
 OUTPUT_CAP = 1_000_000   # characters kept for the whole run, both streams together

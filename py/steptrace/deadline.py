@@ -21,6 +21,7 @@ import signal
 import sys
 import sysconfig
 import threading
+from builtins import hasattr, sorted, tuple  # captured at import: a lesson may rebind the builtins
 
 from .recorder import LimitReached, Recorder
 

@@ -7,7 +7,20 @@ The page gets the same tables as columns of bytes instead (`packed`).
 from __future__ import annotations
 
 import json
-from builtins import bool, enumerate, len, range, type, zip  # a lesson may rebind the builtins
+
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    bool,
+    dict,
+    enumerate,
+    frozenset,
+    len,
+    min,
+    range,
+    sorted,
+    type,
+    zip,
+)
 
 from .recorder import Recorder
 from .table import Chunk, EventTable

@@ -10,7 +10,7 @@ KeyError's quoted key) is called, since it can run nothing else.
 from __future__ import annotations
 
 import types
-from builtins import id, len, str, type  # captured at import: a lesson may rebind the builtins
+from builtins import all, dict, id, len, str, tuple, type  # captured at import: a lesson may rebind the builtins
 
 from .previews import EXACT_SCALARS, Previewer, cut
 

@@ -22,7 +22,18 @@ import shutil
 import sys
 import tempfile
 import warnings
-from builtins import dict, getattr, list, type  # captured at import: a lesson may rebind the builtins
+
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    dict,
+    enumerate,
+    getattr,
+    list,
+    range,
+    str,
+    type,
+    vars,
+)
 
 from .monitor import release_tool
 

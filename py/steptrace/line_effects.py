@@ -15,7 +15,17 @@ means: look at every local.
 from __future__ import annotations
 
 import opcode
-from builtins import frozenset, isinstance, len, range, set  # captured at import: a lesson may rebind the builtins
+
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    dict,
+    frozenset,
+    isinstance,
+    len,
+    range,
+    set,
+    tuple,
+)
 from types import CodeType
 
 READS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_DEREF", "LOAD_NAME"})

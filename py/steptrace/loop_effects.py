@@ -20,7 +20,26 @@ a scalar: the recorder checks those as for a pure line).
 from __future__ import annotations
 
 import opcode
-from builtins import all, any, dict, enumerate, frozenset, id, len, list, map, next, range, set, str, tuple, type
+
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    all,
+    any,
+    bytes,
+    dict,
+    enumerate,
+    frozenset,
+    id,
+    len,
+    list,
+    map,
+    next,
+    range,
+    set,
+    str,
+    tuple,
+    type,
+)
 from types import CodeType
 
 from .line_effects import decoded as decode

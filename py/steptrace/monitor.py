@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 import types
-from builtins import hasattr, id, range  # captured at import: a lesson may rebind the builtins
+from builtins import getattr, hasattr, id, range, tuple, type  # captured at import: a lesson may rebind the builtins
 
 from .line_effects import line_map
 from .recorder import LimitReached, Recorder

@@ -11,7 +11,23 @@ JSON list. docs/trace-format.md ("Packed form") lists every column; the page's
 from __future__ import annotations
 
 from array import array
-from builtins import bytes, dict, enumerate, len, list, map, sorted, type  # a lesson may rebind them
+
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    bool,
+    bytearray,
+    bytes,
+    dict,
+    enumerate,
+    float,
+    int,
+    len,
+    list,
+    map,
+    range,
+    sorted,
+    type,
+)
 
 from .document import attached, gap, serialize, whole_events
 from .recorder import Recorder

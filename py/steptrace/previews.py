@@ -26,11 +26,38 @@ from __future__ import annotations
 import sys
 import types
 import weakref
-from builtins import id, len, repr, type, zip  # captured at import: a lesson may rebind the builtins
+
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    all,
+    bool,
+    bytearray,
+    bytes,
+    complex,
+    dict,
+    enumerate,
+    float,
+    frozenset,
+    id,
+    int,
+    len,
+    list,
+    map,
+    next,
+    range,
+    repr,
+    set,
+    slice,
+    sorted,
+    str,
+    tuple,
+    type,
+    zip,
+)
 from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Callable
 from itertools import islice
-from operator import is_
+from operator import is_, itemgetter
 
 REPR_CAP = 120          # characters of a short repr
 STR_CAP = 200           # characters of a string's text kept in "v"
@@ -63,6 +90,7 @@ _exc_args = BaseException.__dict__["args"].__get__
 _function_qualname = types.FunctionType.__dict__["__qualname__"].__get__
 _GetSet, _Member = types.GetSetDescriptorType, types.MemberDescriptorType
 
+_text = itemgetter("r")                                   # a preview's short text
 EXACT_SCALARS = frozenset(map(id, (int, float, complex, bool, type(None), str, bytes)))
 _NUMBER_NAMES = {id(int): "int", id(float): "float", id(bool): "bool", id(type(None)): "NoneType"}
 _SHAPES = {"list": ("[", "]"), "tuple": ("(", ")"), "set": ("{", "}"), "frozenset": ("frozenset({", "})"),
@@ -308,8 +336,10 @@ class Previewer:
         return self.preview_and_signature(value)[1]
 
     def forget(self) -> None:
-        """Drop the per-type facts: they hold the classes' descriptors, and so the classes."""
+        """Drop the per-type facts (their weak references to the classes) and the cached text previews
+        (the program's strings): nothing of one run stays with the next."""
         self._types.clear()
+        self._leaves.clear()
 
     def info(self, cls: type) -> TypeInfo:
         """Facts about `cls`, cached by identity (validated, so a reused id is never mistaken)."""
@@ -450,7 +480,9 @@ class Previewer:
             if self._nodes >= self.nodes_cap:
                 break
             cls = type(item)
-            preview = leaves.get(item) if cls is str else small.get(item) if cls is int else None
+            # Sizes first: hashing a long text or a huge int costs as much as reading it all.
+            preview = leaves.get(item) if cls is str and _str_len(item) <= NESTED_STR_CAP else \
+                small.get(item) if cls is int and -256 <= item <= 1024 else None
             if preview is not None:
                 self._nodes += 1
                 shown.append(preview)
@@ -479,7 +511,7 @@ class Previewer:
     def _items(self, window: list, snap: Snap, base: type, name: str, shape: tuple | None, size: int,
                depth: int, reuse: tuple | None = None) -> dict:
         items = self._children(window, snap, depth, reuse)
-        pieces = [item["r"] for item in items]
+        pieces = list(map(_text, items))
         if base is set or base is frozenset:     # hash order varies between runs: sort what is shown
             order = _sorted_positions(window[:len(items)], pieces)
             items, pieces = [items[i] for i in order], [pieces[i] for i in order]
@@ -494,16 +526,13 @@ class Previewer:
     def _entries(self, window: list, snap: Snap, name: str, shape: tuple | None, size: int, depth: int,
                  reuse: tuple | None = None) -> dict:
         shown = self._children(window, snap, depth, reuse)
-        entries = [[shown[i], shown[i + 1]] for i in range(0, len(shown) - 1, 2)]
-        # An entry whose value did not fit is not shown: its key leaves the snap. What stays is held as
-        # `_children` held it (every shown item without a snap of its own: the scalars, and the frozen
-        # tuples whose id alone stands for them, so that no new tuple can take that id unnoticed).
-        shown_count = 2 * len(entries)
-        del snap.ids[shown_count:]
-        snap.kids[:] = [(position, kid) for position, kid in snap.kids if position < shown_count]
-        with_snap = {position for position, _ in snap.kids}
-        snap.held[:] = [item for position, item in enumerate(window[:shown_count]) if position not in with_snap]
-        pieces = [f"{k['r']}: {v['r']}" for k, v in entries]
+        keys, values = shown[0::2], shown[1::2]
+        if len(keys) > len(values):
+            # An entry whose value did not fit (the node budget ran out) is not shown, but its key stays
+            # in the snap: it took its share of the budget, so a cheaper key there would make room.
+            del keys[-1]
+        entries = list(map(list, zip(keys, values, strict=True)))
+        pieces = list(map(": ".join, zip(map(_text, keys), map(_text, values), strict=True)))
         more = size - len(entries)
         inner = ", ".join(pieces)
         if more:

@@ -24,7 +24,29 @@ import dis
 import gc
 import sys
 import time
-from builtins import any, hasattr, id, len, list, map, range, sum, tuple, type  # a lesson may rebind builtins
+
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    any,
+    bool,
+    float,
+    frozenset,
+    hasattr,
+    id,
+    int,
+    len,
+    list,
+    map,
+    min,
+    object,
+    range,
+    set,
+    str,
+    sum,
+    super,
+    tuple,
+    type,
+)
 from itertools import repeat
 from operator import is_
 from types import FrameType

@@ -18,7 +18,19 @@ import importlib.util
 import os
 import sys
 import time
-from builtins import type  # captured at import: a lesson may rebind the builtins
+
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    compile,
+    enumerate,
+    exec,
+    isinstance,
+    list,
+    range,
+    round,
+    tuple,
+    type,
+)
 from collections.abc import Callable
 
 from . import exceptions, monitor, packed

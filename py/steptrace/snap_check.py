@@ -9,7 +9,26 @@ reached has the id its parent's snap recorded, so it stands where it stood, cycl
 """
 from __future__ import annotations
 
-from builtins import all, enumerate, id, len, list, map, range, set, type, zip  # a lesson may rebind them
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    all,
+    bytearray,
+    bytes,
+    dict,
+    enumerate,
+    id,
+    len,
+    list,
+    map,
+    next,
+    range,
+    set,
+    slice,
+    str,
+    tuple,
+    type,
+    zip,
+)
 from itertools import chain, islice, repeat
 from operator import is_, itemgetter
 
@@ -55,9 +74,9 @@ class SnapCheck:
             elif base is dict:
                 if _dict_len(value) != snap.size:
                     return False
-                half = len(ids) >> 1
-                keys = list(islice(_dict_iter(value), half))
-                vals = list(islice(_dict_values(value), half))
+                # Keys, then values, alternate in `ids`: one key more when the walk ran out before its value.
+                keys = list(islice(_dict_iter(value), (len(ids) + 1) >> 1))
+                vals = list(islice(_dict_values(value), len(ids) >> 1))
                 if list(map(id, keys)) != ids[0::2] or list(map(id, vals)) != ids[1::2]:
                     return False
                 if snap.nodes >= WIDE:

@@ -13,6 +13,19 @@ dropped chunks are forgotten too (see `EventTable.drop_frames`).
 from __future__ import annotations
 
 from array import array
+
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    bytearray,
+    getattr,
+    len,
+    list,
+    max,
+    min,
+    setattr,
+    sum,
+    type,
+)
 from collections import deque
 
 

@@ -9,7 +9,18 @@ signature describes everything the preview shows.
 """
 from __future__ import annotations
 
-from builtins import id, len, type  # captured at import: a lesson may rebind the builtins
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    bool,
+    float,
+    frozenset,
+    id,
+    int,
+    len,
+    map,
+    str,
+    type,
+)
 
 from .previews import EXACT_SCALARS, STR_CAP, Previewer, Snap
 from .snap_check import SnapCheck
