@@ -196,6 +196,10 @@ def _import_prints(doc):
     assert doc["stdout"][0] == [-1, "imported\n"] and doc["stderr_text"] == "warned at import\n"
 
 
+def _module_impostor(doc):
+    assert doc["stdout_text"] == "placed\n"      # untraced too: the run's clean-up asked no property
+
+
 def _import_raises(doc):
     exception = doc["end"]["exception"]
     assert (exception["type"], exception["line"], exception["in_source"]) == ("RuntimeError", 6, True)
@@ -232,7 +236,7 @@ SPECIFIC = {
     "stale_mutations": _stale, "builtins_rebound": _builtins, "objects": _objects, "wrappers": _wrappers,
     "import_prints": _import_prints, "import_raises": _import_raises, "output_routes": _output_routes,
     "output_in_del": _output_in_del, "files_made": _files, "exception_str_hangs": _exception_str,
-    "exception_group": _exception_group,
+    "exception_group": _exception_group, "module_impostor": _module_impostor,
 }
 
 

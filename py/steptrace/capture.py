@@ -18,6 +18,7 @@ import sys
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
+    TypeError,
     bytes,
     getattr,
     len,

@@ -10,6 +10,8 @@ import json
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
+    KeyboardInterrupt,
+    UnicodeEncodeError,
     bool,
     dict,
     enumerate,

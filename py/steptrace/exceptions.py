@@ -10,7 +10,20 @@ KeyError's quoted key) is called, since it can run nothing else.
 from __future__ import annotations
 
 import types
-from builtins import all, dict, id, len, str, tuple, type  # captured at import: a lesson may rebind the builtins
+
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    AttributeError,
+    BaseException,
+    Exception,
+    all,
+    dict,
+    id,
+    len,
+    str,
+    tuple,
+    type,
+)
 
 from .previews import EXACT_SCALARS, Previewer, cut
 

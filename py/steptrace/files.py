@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
-from builtins import len, open, sorted  # captured at import: a lesson may rebind the builtins
+from builtins import OSError, len, open, sorted  # captured at import: a lesson may rebind the builtins
 
 PREVIEW_CAP = 4000     # characters of content per file
 FILES_CAP = 50         # files listed per run

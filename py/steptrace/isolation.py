@@ -21,10 +21,15 @@ import os
 import shutil
 import sys
 import tempfile
+import types
 import warnings
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
+    Exception,
+    OSError,
+    TypeError,
+    any,
     dict,
     enumerate,
     getattr,
@@ -75,7 +80,7 @@ class CleanRun:
         for name, module in list(sys.modules.items()):
             if name == OWN_PACKAGE or name.startswith(OWN_PACKAGE + "."):
                 continue
-            path = getattr(module, "__file__", None) if type(module).__name__ == "module" else None
+            path = _module_attribute(module, "__file__")
             if type(path) is str and _normalized(path).startswith(root):
                 del sys.modules[name]
 
@@ -134,7 +139,20 @@ def _restore_hook(get, set_, saved: object) -> None:
 
 def _real_import(module: object) -> bool:
     """A module the import system loaded (kept, like any interpreter's import cache)."""
-    return type(module).__name__ == "module" and getattr(module, "__spec__", None) is not None
+    return _module_attribute(module, "__spec__") is not None
+
+
+_module_type_dict = type.__dict__["__dict__"].__get__(types.ModuleType)["__dict__"].__get__
+_type_mro = type.__dict__["__mro__"].__get__
+
+
+def _module_attribute(module: object, name: str) -> object:
+    """`name` from a module's own namespace, read without running any code of the program's (a class
+    that merely calls itself `module`, or a property on a module subclass, is not asked); None if
+    `module` is no module."""
+    if not any(klass is types.ModuleType for klass in _type_mro(type(module))):   # `in` would call __eq__
+        return None
+    return _module_type_dict(module).get(name)
 
 
 def _restore_mapping(current, saved: dict) -> None:

@@ -8,6 +8,8 @@ so it imports nothing the worker would not otherwise load.
 """
 from __future__ import annotations
 
+from builtins import AttributeError, hash, object, round, type  # captured at import: a lesson may rebind the builtins
+
 DEFAULT_SECONDS = 2.5        # a 10x10-grid Dijkstra (~10k-15k steps) finishes in the page
 DEFAULT_EVENTS = 1_000_000   # kept events: head and tail windows (see docs/trace-format.md)
 GRACE_SECONDS = 0.3          # the recorder stops itself and writes its trace in this time

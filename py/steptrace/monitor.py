@@ -18,7 +18,20 @@ from __future__ import annotations
 
 import sys
 import types
-from builtins import getattr, hasattr, id, range, tuple, type  # captured at import: a lesson may rebind the builtins
+
+# Captured at import: a lesson may rebind the builtins.
+from builtins import (
+    Exception,
+    RecursionError,
+    RuntimeError,
+    StopIteration,
+    getattr,
+    hasattr,
+    id,
+    range,
+    tuple,
+    type,
+)
 
 from .line_effects import line_map
 from .recorder import LimitReached, Recorder

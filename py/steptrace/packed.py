@@ -14,6 +14,7 @@ from array import array
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
+    ImportError,
     bool,
     bytearray,
     bytes,

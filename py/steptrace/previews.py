@@ -29,6 +29,10 @@ import weakref
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
+    AttributeError,
+    BaseException,
+    Exception,
+    TypeError,
     all,
     bool,
     bytearray,
@@ -76,6 +80,7 @@ _type_qualname = type.__dict__["__qualname__"].__get__
 _type_module = type.__dict__["__module__"].__get__
 _type_flags = type.__dict__["__flags__"].__get__
 _HEAP_TYPE = 1 << 9                                     # Py_TPFLAGS_HEAPTYPE: a class made by the program
+_IMMUTABLE_TYPE = 1 << 8                                # Py_TPFLAGS_IMMUTABLETYPE: written in C, not patchable
 _str_len, _str_slice = str.__len__, str.__getitem__
 _bytes_len = bytes.__len__
 _int_repr, _float_repr, _complex_repr = int.__repr__, float.__repr__, complex.__repr__
@@ -279,6 +284,10 @@ class Previewer:
         self._snap: Snap | None = None       # the snap of the node just previewed (None: a scalar)
         self._reuse: tuple | None = None     # the root's previous preview, by position (`_reusable`)
         self._cycles = 0                     # cycle marks made by the current walk
+        # The builtins as this previewer found them (a recorder's: before the run): an allowlisted repr
+        # written in Python looks builtins up as it runs, so it is called only while they are these.
+        self._builtins = _module_dict(sys.modules.get("builtins"))
+        self._builtin_values = list(self._builtins.values())
 
     # -- entry points ---------------------------------------------------------------------
     def preview(self, value: object) -> dict:
@@ -637,6 +646,25 @@ class Previewer:
             pairs.sort(key=lambda pair: order.get(pair[0], len(order)))
         return pairs
 
+    def _stdlib_repr(self, value: object, info: TypeInfo) -> str:
+        """An allowlisted stdlib value's own repr, called only where it runs none of the program's code:
+        a repr written in Python (pathlib, uuid, ipaddress, fractions; a class the program could also
+        patch) only while the builtins are untouched; a datetime's only with no tzinfo or a
+        `timezone` (another tzinfo's repr is its own code)."""
+        cls = type(value)
+        if not _type_flags(cls) & _IMMUTABLE_TYPE:      # a class written in Python
+            values = self._builtin_values
+            current = self._builtins
+            if len(current) != len(values) or not all(map(is_, current.values(), values)):
+                return f"<{info.name} object>"
+        elif info.name in ("datetime", "time"):
+            zone = _type_dict(cls)["tzinfo"].__get__(value)
+            timezone = _module_dict(sys.modules.get("datetime")).get("timezone")
+            if zone is not None and type(zone) is not timezone:
+                return f"<{info.name} with tzinfo {_type_name(type(zone))}>"
+        text = repr(value)
+        return cut(text) if type(text) is str else f"<{info.name} object>"
+
     def described(self, value: object, info: TypeInfo) -> str:
         """The short text of a function, class, module, generator or allowlisted stdlib value."""
         kind = info.kind
@@ -646,8 +674,7 @@ class Previewer:
             if kind == "function":
                 return f"<function {_function_qualname(value)}>"
             if kind == "repr":
-                text = repr(value)
-                return cut(text) if type(text) is str else f"<{info.name} object>"
+                return self._stdlib_repr(value, info)
             if kind == "module":
                 module_name = _module_dict(value).get("__name__")
                 return f"<module '{module_name}'>" if type(module_name) is str else "<module>"

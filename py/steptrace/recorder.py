@@ -27,6 +27,12 @@ import time
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
+    AttributeError,
+    BaseException,
+    Exception,
+    IndexError,
+    RecursionError,
+    TypeError,
     any,
     bool,
     float,

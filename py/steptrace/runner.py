@@ -21,6 +21,12 @@ import time
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
+    BaseException,
+    Exception,
+    ImportError,
+    KeyboardInterrupt,
+    SyntaxError,
+    ValueError,
     compile,
     enumerate,
     exec,

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
+    Exception,
+    MemoryError,
+    RecursionError,
     all,
     bytearray,
     bytes,

@@ -16,6 +16,7 @@ from array import array
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
+    ValueError,
     bytearray,
     getattr,
     len,

@@ -135,8 +135,10 @@ def looks_checked():
     original, original_all = recorder.Recorder._locals_named, recorder.Recorder._locals
     missed, cheap = [], []
 
-    def fresh_previews_agree(state, frame, index):
-        fresh = previews.Previewer()             # no cache shared with the recorder's
+    def fresh_previews_agree(recorder, state, frame, index):
+        fresh = previews.Previewer()             # no cache shared with the recorder's...
+        ours = recorder.values.previewer         # ...but the builtins as found before the run, as its
+        fresh._builtins, fresh._builtin_values = ours._builtins, ours._builtin_values
         current = frame.f_locals
         stale = []
         for local, known in state.seen.items():
@@ -164,7 +166,7 @@ def looks_checked():
     def all_checked(self, state, frame, index):
         original_all(self, state, frame, index)
         scalars_in_step(state, index)
-        fresh_previews_agree(state, frame, index)
+        fresh_previews_agree(self, state, frame, index)
 
     recorder.Recorder._locals_named, recorder.Recorder._locals = named_then_all, all_checked
     try:
