@@ -53,7 +53,8 @@ async function boot({ files, root, pythonRoot = "py", pyodide: folder, warmup = 
   if (interrupt) {
     // Byte 0 is Pyodide's interrupt buffer; byte 1 tells the page, through shared memory, that the
     // run's code has stopped (worker-client.js reads it while an interrupt is pending).
-    pyodide.setInterruptBuffer(new Uint8Array(interrupt, 0, 1));
+    interruptBytes = new Uint8Array(interrupt, 0, 1);
+    pyodide.setInterruptBuffer(interruptBytes);
     codeEnded = new Uint8Array(interrupt, 1, 1);
   }
   restOfStdlib(pyodide, new URL(REST_FILE, indexURL).href);
@@ -83,7 +84,8 @@ run_case`);
 }
 
 let pyodideRef = null;
-let codeEnded = null;   // Uint8Array over the shared buffer's second byte, when the page is isolated
+let interruptBytes = null;   // Uint8Array over the shared buffer's first byte, when the page is isolated
+let codeEnded = null;        // ... and over its second byte
 
 /**
  * Run one case and drop its trace: the first run of an interpreter pays for compiling the lesson's
@@ -159,7 +161,10 @@ function run(request, { Replay, fromPacked }) {
   const started = performance.now();
   try {
     // The code has stopped; only the trace is being written: the page's watchdog waits for it.
+    if (interruptBytes) pyodideRef.setInterruptBuffer(interruptBytes);   // the run's code may be interrupted...
     const packed = record(request, (phase) => {
+      // ...but not the writing of its trace, which a late Stop would only lose.
+      if (interruptBytes) pyodideRef.setInterruptBuffer(undefined);
       if (codeEnded) Atomics.store(codeEnded, 0, 1);
       postMessage({ type: "phase", id: request.id, phase });
     });

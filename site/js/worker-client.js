@@ -19,8 +19,9 @@ const INTERRUPT_ANSWER_MS = 700;
 // How often the page looks at the shared bytes while an interrupt is pending.
 const INTERRUPT_POLL_MS = 50;
 // Taken for this long without the code stopping, the interrupt was dropped (a KeyboardInterrupt raised
-// inside a finalizer or a gc callback is only printed): it is sent again.
+// inside a finalizer or a gc callback is only printed): it is sent again, this many times at most.
 const INTERRUPT_DROPPED_MS = 200;
+const INTERRUPT_RESENDS = 4;
 // How long writing a trace may take once the code has stopped (a 1,000,000-event trace takes seconds).
 const TRACE_WRITE_MS = 15_000;
 
@@ -131,7 +132,7 @@ export class WorkerClient extends EventTarget {
     // A trace that arrives after Stop or the deadline says why the run ended early; an interrupt that
     // landed before the recorder was running (no trace at all) is that same stop, not a failure.
     if (pending.stopKind && answer.type === "trace") answer = { ...answer, stopKind: pending.stopKind };
-    else if (pending.stopKind && answer.type === "failed" && /KeyboardInterrupt/.test(answer.message)) {
+    else if (pending.stopKind && answer.type === "failed" && (!answer.message || /KeyboardInterrupt/.test(answer.message))) {
       answer = { type: pending.stopKind, id: answer.id };
     }
     pending.resolve(answer);
@@ -147,7 +148,7 @@ export class WorkerClient extends EventTarget {
     const result = this.queue.then(() => this.ready.then(
       () => new Promise((resolve) => {
         if (this.interrupt) new Uint8Array(this.interrupt).fill(0);
-        this.pending = { id, resolve, timers: [], started: performance.now(), ended: false };
+        this.pending = { id, resolve, timers: [], started: performance.now(), ended: false, interrupting: false };
         const deadline = this.deadlineMs ?? request.limits.deadlineMs;   // the run's own (limits.py), unless overridden
         this.pending.timers.push(setTimeout(() => this.#overdue(id), deadline));
         this.worker.postMessage({ ...request, type: "run", id });
@@ -163,36 +164,45 @@ export class WorkerClient extends EventTarget {
     this.stop("runaway");
   }
 
-  /** Stop the current run (reader's Stop button, or a deadline). */
+  /** Stop the current run (reader's Stop button, or a deadline); the first stop's kind is the one told. */
   stop(kind = "stopped") {
     const pending = this.pending;
-    if (!pending) return;
-    pending.stopKind = kind;
-    if (pending.ended) return;   // the code has already stopped: its trace is on its way
+    if (!pending || pending.ended) return;   // nothing runs, or the code has ended: its trace is on its way
+    // The code may have ended before the page read the worker's "phase" message (a busy page thread).
+    if (this.interrupt && Atomics.load(new Uint8Array(this.interrupt), ENDED)) return this.#awaitTrace(pending);
+    pending.stopKind ??= kind;
+    if (pending.interrupting) return;
+    pending.interrupting = true;
     if (this.interrupt) this.#interrupt(pending);
     else this.#reboot(pending, kind);
   }
 
   /**
    * Interrupt the run through shared memory and watch the worker's answer there: stopped code means
-   * waiting for the trace; a dropped interrupt is sent again; code still running after
-   * INTERRUPT_ANSWER_MS (Python never looked, e.g. stuck in a C or JS call) means a reboot.
+   * waiting for the trace; an interrupt taken but dropped is sent again (INTERRUPT_RESENDS times); one
+   * not even taken after INTERRUPT_ANSWER_MS (Python never looked: stuck in a C or JS call, or the worker
+   * starved) means a reboot, and so do dropped interrupts past the re-sends.
    */
   #interrupt(pending) {
     const shared = new Uint8Array(this.interrupt);
     Atomics.store(shared, SIGNAL, INTERRUPT_SIGINT);
-    const sent = performance.now();
+    let sentAt = performance.now();
     let takenAt = null;
+    let resends = 0;
     const watch = () => {
       if (this.pending !== pending || pending.ended) return;
       if (Atomics.load(shared, ENDED)) return this.#awaitTrace(pending);
       const now = performance.now();
-      if (now - sent >= INTERRUPT_ANSWER_MS) return this.#reboot(pending, "unresponsive");
-      if (Atomics.load(shared, SIGNAL) === 0) {
-        takenAt ??= now;
+      if (Atomics.load(shared, SIGNAL) !== 0) {
+        if (now - sentAt >= INTERRUPT_ANSWER_MS) return this.#reboot(pending, "unresponsive");
+      } else {
+        takenAt ??= now;   // first seen taken now: a busy page thread may look late, so time from here
         if (now - takenAt >= INTERRUPT_DROPPED_MS) {
-          Atomics.store(shared, SIGNAL, INTERRUPT_SIGINT);
+          if (resends >= INTERRUPT_RESENDS) return this.#reboot(pending, "unresponsive");
+          resends += 1;
           takenAt = null;
+          sentAt = now;
+          Atomics.store(shared, SIGNAL, INTERRUPT_SIGINT);
         }
       }
       pending.timers.push(setTimeout(watch, INTERRUPT_POLL_MS));

@@ -84,6 +84,64 @@ def test_an_interrupt_the_program_catches_is_sent_again(open_page):
     expect_next_run_works(page)
 
 
+# Drive the worker directly: run split_history's case (or other setup code), wait in the page's own task
+# until the worker says, in shared memory, that the code has ended, then stop — before the page could
+# read the worker's "phase" message (what a busy page thread or a deadline firing late amounts to).
+STOP_AFTER_THE_CODE_ENDED = """async ([setup, kinds]) => {
+    const d = stepwise.debuggers.get("split_history");
+    const [caseSetup, entry] = d.code();
+    const worker = stepwise.worker;
+    await worker.boot();
+    const { result } = worker.run({ source: d.lesson.source, module: d.lesson.module, setup: setup ?? caseSetup,
+                                    entry, function: d.name, case: d.caseId, limits: d.fn.limits });
+    while (!worker.pending) await new Promise((resolve) => setTimeout(resolve, 0));
+    const shared = new Uint8Array(worker.interrupt);
+    if (setup) { await new Promise((resolve) => setTimeout(resolve, 300)); worker.stop(kinds[0]); }
+    const started = performance.now();
+    while (!Atomics.load(shared, 1)) if (performance.now() - started > 20_000) return "the code never ended";
+    for (const kind of kinds.slice(setup ? 1 : 0)) worker.stop(kind);
+    const answer = await result;
+    return { type: answer.type, stopKind: answer.stopKind ?? null, restarted: !worker.python };
+}"""
+
+
+def test_a_stop_after_the_code_ended_keeps_the_trace(open_page):
+    page = open_page().page
+    for _ in range(5):   # the race is won or lost in the worker's first steps of writing: try it a few times
+        answer = page.evaluate(STOP_AFTER_THE_CODE_ENDED, [None, ["stopped"]])
+        assert answer == {"type": "trace", "stopKind": None, "restarted": False}, answer
+
+
+def test_a_second_stop_keeps_the_first_ones_kind_and_the_trace(open_page):
+    """The reader's Stop, then the deadline before the page saw the code end: one interrupt, the
+    reader's reason, and the trace written since."""
+    page = open_page().page
+    answer = page.evaluate(STOP_AFTER_THE_CODE_ENDED, ["while True:\n    pass\n", ["stopped", "runaway"]])
+    assert answer == {"type": "trace", "stopKind": "stopped", "restarted": False}, answer
+
+
+def test_a_busy_page_still_sends_a_dropped_interrupt_again(open_page):
+    """The page's thread is busy for a second right after Stop, so it looks at the shared buffer only
+    then: an interrupt the program caught is sent again, not taken for a hang (no reboot)."""
+    page = open_page().page
+    setup = "try:\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    pass\nwhile True:\n    pass\n"
+    answer = page.evaluate("""async (setup) => {
+        const d = stepwise.debuggers.get("split_history");
+        const worker = stepwise.worker;
+        await worker.boot();
+        const { result } = worker.run({ source: d.lesson.source, module: d.lesson.module, setup,
+                                        entry: "pass\\n", function: d.name, case: d.caseId, limits: d.fn.limits });
+        while (!worker.pending) await new Promise((resolve) => setTimeout(resolve, 0));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        worker.stop("stopped");
+        const until = performance.now() + 1_000;
+        while (performance.now() < until) { /* a long task on the page */ }
+        const answer = await result;
+        return { type: answer.type, stopKind: answer.stopKind ?? null, restarted: !worker.python };
+    }""", setup)
+    assert answer == {"type": "trace", "stopKind": "stopped", "restarted": False}, answer
+
+
 def test_runaway_loop_reboots_the_worker_without_isolation(open_page, plain_server):
     page = open_page(origin=plain_server).page
     assert not page.evaluate("() => crossOriginIsolated")
