@@ -55,6 +55,16 @@ def test_pyodide_runs_python_314(pyodide):
     assert pyodide.python_version.startswith("3.14")
 
 
+def test_pyodide_cannot_start_a_thread(pyodide):
+    """The recorder's cheap steps skip the per-step thread count in Pyodide (recorder.NO_THREADS): if a
+    Pyodide ever starts threads, that shortcut must go."""
+    answer = pyodide.run_json("import json, threading\nfrom steptrace import recorder\n"
+                              "try:\n    threading.Thread(target=print).start()\n    started = 'started'\n"
+                              "except RuntimeError as error:\n    started = str(error)\n"
+                              "result = json.dumps([recorder.NO_THREADS, started])")
+    assert answer == [True, "can't start new thread"], answer
+
+
 @pytest.mark.parametrize("function, case", CASES)
 def test_golden_lesson_trace(pyodide, function, case):
     doc = lesson_trace(pyodide, function, case)

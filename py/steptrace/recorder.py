@@ -290,7 +290,7 @@ class Recorder:
             chunk.frames.append(state.id)
             self.count = index + 1
         if (plan is not None and state.last == index - 1 and state.epoch == self.epoch and plan[0] <= state.scalars
-                and not _thread_count()):   # a thread can start without a full look (a signal handler)
+                and (NO_THREADS or not _thread_count())):   # a thread may start unseen (a signal handler)
             # A pure line (line_effects) whose names all held exact scalars when it began (a name it
             # binds for the first time is not cheap): it ran no code of the program's and only the
             # names it wrote can have changed. The rest of the rule: the frame's last event came just
@@ -608,6 +608,8 @@ def _same_number(old: Any, new: Any) -> bool:
 
 # Another thread could change a frame's values between its steps: cheap steps need it to be alone.
 _thread_count = _thread._count
+# Pyodide cannot start a thread (tests/test_recorder_pyodide.py checks it): no need to count them per step.
+NO_THREADS = sys.platform == "emscripten"
 _gettrace = sys.gettrace
 _gc_callbacks = gc.callbacks                    # the list the collector calls (a program may empty it)
 if hasattr(sys, "monitoring"):
