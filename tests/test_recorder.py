@@ -120,6 +120,16 @@ def tags(n):
     return seen
 
 
+async def countdown(n):
+    while n > 0:
+        yield n
+        n -= 1
+
+
+async def counted(n):
+    return [value async for value in countdown(n)]
+
+
 def reuse(n):
     d = {"k": (0, 0)}
     for i in range(n):
@@ -384,6 +394,18 @@ def test_generator_frame_keeps_its_id(shown):
     assert len(gen_frames) == 1
     assert doc["events"]["kind"].count("c") == 1 + 4     # squares + start and 3 resumes
     assert doc["end"]["call"]["value"]["r"] == "5"
+
+
+def test_an_async_generator_yields_its_values_not_cpythons_wrapper(shown):
+    """CPython hands tracers an async generator's yielded value inside a wrapper of its own type."""
+    # Stepped by hand, not by asyncio.run: another test's event loop (Playwright's) may be running here.
+    doc = shown("step = counted(3)\ntry:\n    step.send(None)\nexcept StopIteration as done:\n    print(done.value)\n")
+    assert doc["stdout_text"] == "[3, 2, 1]\n"
+    countdown = {f["id"] for f in doc["frames"] if f["function"] == "countdown"}
+    kinds, frames = doc["events"]["kind"], doc["events"]["frame"]
+    yielded = [doc["values"][ref]["r"] for event, ref in doc["returns"] if frames[event] in countdown]
+    assert yielded == ["3", "2", "1", "None"], yielded     # three yields, then its end
+    assert all(kinds[event] == "r" for event, _ in doc["returns"])
 
 
 def test_temp_files_are_collected_then_removed(shown):
