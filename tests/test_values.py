@@ -484,12 +484,25 @@ def test_a_dict_entry_cut_by_the_node_cap_is_watched_by_its_key():
 def test_huge_numbers_and_texts_in_a_container_are_not_hashed():
     """The leaf caches look a string or an int up only when it is short or small: hashing reads all of it."""
     huge, long_text = 1 << 80_000_000, "y" * 20_000_000            # 10 MB each
+
+    class Asked(dict):
+        """A cache that notes the size of every key it is asked for."""
+        sizes: list[int] = []
+
+        def get(self, key, default=None):
+            self.sizes.append(key.bit_length() if type(key) is int else len(key))
+            return super().get(key, default)
+
     previewer = Previewer()
+    previewer._leaves, previewer._small = Asked(), Asked(previewer._small)
     started = time.perf_counter()
     for _ in range(3):
         previewer.preview([huge] * values.ITEMS_CAP)
         previewer.preview([long_text + str(_)] * 4)
+    assert Asked.sizes == []                    # neither cache was asked for a huge key (nor hashed one)
     assert time.perf_counter() - started < 0.1
+    previewer.preview([5, "short"])
+    assert set(Asked.sizes) == {3, 5}           # ...while small ones are still looked up (5: 3 bits, "short")
 
 
 def test_forget_drops_the_programs_strings():

@@ -23,6 +23,7 @@ is harmless: the walk goes on into its contents.
 """
 from __future__ import annotations
 
+import gc
 import sys
 import types
 import weakref
@@ -108,6 +109,19 @@ _REPR_ALLOWED = {
     "pathlib": ("PurePath", "PurePosixPath", "PureWindowsPath", "Path", "PosixPath", "WindowsPath"),
     "re": ("Pattern", "Match"), "ipaddress": ("IPv4Address", "IPv6Address"),
 }
+
+
+def yielded(value: object) -> object:
+    """What an async generator yielded: CPython hands its tracers the value in a wrapper of its own
+    (a static type with no attribute for it, `async_generator_wrapped_value`), which holds the value
+    as its only reference (read in C, with no code of the program's). Any other value as it is."""
+    cls = type(value)
+    # Not a heap type: CPython's own, not a class of the program's that took the name.
+    if _type_name(cls) == "async_generator_wrapped_value" and not _type_flags(cls) & _HEAP_TYPE:
+        inside = gc.get_referents(value)
+        if len(inside) == 1:
+            return inside[0]
+    return value
 
 
 def cut(text: str, cap: int = REPR_CAP) -> str:

@@ -63,6 +63,7 @@ from .limits import DEFAULT_EVENTS, DIRECT_SECONDS
 from .line_effects import plans as line_plans
 from .loop_effects import Loop
 from .loop_effects import loops as loop_plans
+from .previews import yielded
 from .table import EventTable
 from .values import NUMBERS, ValuePool
 
@@ -342,7 +343,7 @@ class Recorder:
         try:
             self._locals(state, frame, index)
             if not unwinding:
-                preview = self.values.preview(_unwrapped(value))[0]
+                preview = self.values.preview(yielded(value))[0]
                 ref = self.values.intern(preview)
                 chunk = self.table.current
                 chunk.return_event.append(index)
@@ -608,21 +609,6 @@ def _same_number(old: Any, new: Any) -> bool:
 
 # Another thread could change a frame's values between its steps: cheap steps need it to be alone.
 _thread_count = _thread._count
-_type_name = type.__dict__["__name__"].__get__
-_type_flags = type.__dict__["__flags__"].__get__
-
-
-def _unwrapped(value: Any) -> Any:
-    """What an async generator yielded: CPython hands its tracers the value in a wrapper of its own
-    (a static type with no attribute for it, `async_generator_wrapped_value`), which holds the value
-    as its only reference (read in C, with no code of the program's)."""
-    cls = type(value)
-    # Py_TPFLAGS_HEAPTYPE unset: CPython's own type, not a class of the program's that took the name.
-    if _type_name(cls) == "async_generator_wrapped_value" and not _type_flags(cls) & (1 << 9):
-        inside = gc.get_referents(value)
-        if len(inside) == 1:
-            return inside[0]
-    return value
 # Pyodide cannot start a thread (tests/test_recorder_pyodide.py checks it): no need to count them per step.
 NO_THREADS = sys.platform == "emscripten"
 _gettrace = sys.gettrace
