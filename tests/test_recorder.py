@@ -375,6 +375,39 @@ def test_keyboard_interrupt_is_stopped_interrupted_and_keeps_trace(shown):
     assert doc["events"]["kind"].startswith("cll")
 
 
+def test_phases_bracket_the_code_and_an_early_interrupt_ends_it_inside_the_isolation(shown):
+    """The worker installs its interrupt buffer at "running": a Stop sent earlier is taken there, so
+    it ends the run like any other interrupt, and the isolation set up before is undone."""
+    seen, before = [], (os.getcwd(), list(sys.path), set(sys.modules))
+
+    def interrupted_at_start(phase: str) -> None:
+        seen.append(phase)
+        if phase == "running":
+            raise KeyboardInterrupt
+
+    doc = shown("partial()\n", on_phase=interrupted_at_start)
+    assert seen == ["running", "finishing"]
+    assert doc["end"]["status"] == "stopped" and doc["end"]["reason"] == "interrupted"
+    assert doc["events"]["kind"] == "" and doc["stdout_text"] == ""
+    assert (os.getcwd(), sys.path, set(sys.modules)) == before
+
+
+def test_an_interrupt_landing_as_the_code_ends_keeps_the_ending_and_the_trace(shown):
+    """An interrupt the watchdog sent again may land in the "finishing" call itself: the code had
+    already returned, so the run says so, and it says "finishing" again until heard."""
+    seen = []
+
+    def late(phase: str) -> None:
+        seen.append(phase)
+        if seen.count("finishing") < 3 and phase == "finishing":
+            raise KeyboardInterrupt
+
+    doc = shown("partial()\n", on_phase=late)
+    assert seen == ["running", "finishing", "finishing", "finishing"]
+    assert doc["end"]["status"] == "returned" and doc["stdout_text"] == "abc\n"
+    assert doc["events"]["kind"].startswith("c")
+
+
 def test_adversarial_values_are_bounded(shown):
     started = time.perf_counter()
     text_doc = run_case(f"{shown.name}.py", shown.name, f"from {shown.name} import *\n", "adversarial()\n")

@@ -118,9 +118,11 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
     or with `form="packed"` as columns of bytes and two short JSON texts (`packed.pack`).
 
     `record=False` runs the same code without any recorder (for overhead comparison);
-    the document then has no events and `backend` "none". `on_phase("finishing")` is called
-    once the code has stopped running: from then on only the trace is being written, so a
-    watchdog (the browser worker's) should wait for it instead of interrupting.
+    the document then has no events and `backend` "none". `on_phase("running")` is called just
+    before the lesson's module is imported and `on_phase("finishing")` once the code has stopped:
+    a watchdog (the browser worker's) may interrupt only between the two. Before, a
+    KeyboardInterrupt would tear the run's isolation half set up; after, it would lose the trace
+    being written. Inside, it ends the run as stopped ("interrupted"), like any other ending.
     """
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
@@ -143,6 +145,8 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
         started = time.perf_counter()
         with capture:
             try:
+                if on_phase is not None:
+                    on_phase("running")   # an interrupt sent before now is taken here, inside the try
                 deadline.arm()
                 importlib.import_module(module)
                 exec(setup_code, namespace)
@@ -169,11 +173,11 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
             except BaseException as caught:  # noqa: BLE001 - every ending is data here
                 error = caught
             finally:
+                if on_phase is not None:
+                    _code_ended(on_phase)
                 _disarm(deadline)
             elapsed = (time.perf_counter() - started) * 1000
             recorder.finish()
-            if on_phase is not None:
-                on_phase("finishing")
             end = _end(error, recorder, filename, elapsed, fault)
             del error
             found = run_files.collect(run.temp_dir, run.work_dir)
@@ -220,6 +224,18 @@ def _not_run(error: SyntaxError, source: str, function: str | None, case: str | 
         "stats": {"events": 0, "kept": 0, "calls": 0, "elapsed_ms": 0.0, "stdout_truncated": False,
                   "internal_errors": []},
     }
+
+
+def _code_ended(on_phase: Callable[[str], None]) -> None:
+    """Say the code has ended, even if an interrupt sent again just before lands in this very call
+    (the watchdog re-sends one the program seemed to drop). It came after the code's ending and
+    ends nothing: the run keeps the ending it had."""
+    for _ in range(100):
+        try:
+            on_phase("finishing")
+            return
+        except KeyboardInterrupt:
+            continue
 
 
 def _disarm(deadline: Deadline) -> None:

@@ -7,6 +7,8 @@
 //   out: {type: "progress", phase: "runtime" | "sources" | "ready"}
 //        {type: "ready", python, ms, phases: {load, setup}} | {type: "boot-error", message}
 //        {type: "phase", id, phase: "finishing"} (the run's code has ended; its trace is being written)
+//   With isolation, shared memory says more (worker-client.js): byte 0 is Pyodide's interrupt buffer,
+//   installed only while the run's code runs; byte 1 is set once that code has stopped.
 //        {type: "trace", id, replay, ms, phases: {run, index}} | {type: "failed", id, message, fatal}
 //   `fatal`: the interpreter is unusable after this run (a JS stack overflow, a run that returned
 //   nothing); the page must boot a new worker.
@@ -53,9 +55,8 @@ async function boot({ files, root, pythonRoot = "py", pyodide: folder, warmup = 
   if (interrupt) {
     // Byte 0 is Pyodide's interrupt buffer; byte 1 tells the page, through shared memory, that the
     // run's code has stopped (worker-client.js reads it while an interrupt is pending).
-    interruptBytes = new Uint8Array(interrupt, 0, 1);
-    pyodide.setInterruptBuffer(interruptBytes);
-    codeEnded = new Uint8Array(interrupt, 1, 1);
+    interruptBytes = new Uint8Array(interrupt, 0, 1);   // installed only while a run's code runs
+    endedByte = new Uint8Array(interrupt, 1, 1);
   }
   restOfStdlib(pyodide, new URL(REST_FILE, indexURL).href);
   pyodideRef = pyodide;
@@ -85,7 +86,13 @@ run_case`);
 
 let pyodideRef = null;
 let interruptBytes = null;   // Uint8Array over the shared buffer's first byte, when the page is isolated
-let codeEnded = null;        // ... and over its second byte
+let endedByte = null;        // ... and over its second byte
+
+/** The run's code has stopped: no interrupt from now on, and the page is told through shared memory. */
+function codeEnded() {
+  if (interruptBytes) pyodideRef.setInterruptBuffer(undefined);
+  if (endedByte) Atomics.store(endedByte, 0, 1);
+}
 
 /**
  * Run one case and drop its trace: the first run of an interpreter pays for compiling the lesson's
@@ -160,14 +167,19 @@ function record(request, onPhase = null) {
 function run(request, { Replay, fromPacked }) {
   const started = performance.now();
   try {
-    // The code has stopped; only the trace is being written: the page's watchdog waits for it.
-    if (interruptBytes) pyodideRef.setInterruptBuffer(interruptBytes);   // the run's code may be interrupted...
-    const packed = record(request, (phase) => {
-      // ...but not the writing of its trace, which a late Stop would only lose.
-      if (interruptBytes) pyodideRef.setInterruptBuffer(undefined);
-      if (codeEnded) Atomics.store(codeEnded, 0, 1);
-      postMessage({ type: "phase", id: request.id, phase });
-    });
+    let packed;
+    try {
+      packed = record(request, (phase) => {
+        if (phase === "running") {   // only the run's code may be interrupted: not the set-up of its isolation...
+          if (interruptBytes) pyodideRef.setInterruptBuffer(interruptBytes);
+          return;
+        }
+        codeEnded();   // ...nor the writing of its trace, which a late Stop would only lose
+        postMessage({ type: "phase", id: request.id, phase });
+      });
+    } finally {
+      codeEnded();   // (again) however the run ended: the page waits for this byte, never for ever
+    }
     if (!packed || typeof packed.header !== "string") {
       postMessage({ type: "failed", id: request.id, message: "the run returned no trace", fatal: true });
       return;
