@@ -98,7 +98,7 @@ def overhead_rows(over: dict) -> list[dict]:
                         stdlib["ratio"], fmt_x))
     if loop:
         rows.append(row("Recorder overhead, loop-heavy shown code (locals every line)", b.OVERHEAD_LOOP,
-                        loop["ratio"], fmt_x))
+                        loop["ratio"], fmt_x, notes="Per step"))
     lesson = {k: v for k, v in loads.items() if "/" in k}
     if lesson:
         medians = [v["ratio"]["median"] for v in lesson.values()]

@@ -9,7 +9,9 @@ reader waits for them), their ratio, the best wall time of the whole traced
 spends before it can answer) and the size of its JSON. Workloads:
   - every lesson case of scenarios/s08.toml (the shown file is py/s08/core/runtime.py);
   - stdlib-heavy: a shown-file function that spends its time in deepcopy and json;
-  - loop-heavy: a shown-file loop whose locals change on every line.
+  - loop-heavy: a shown-file loop whose locals change on every line;
+  - floors: loop-heavy under stand-ins for a recorder that do less than any faithful one can
+    (`callback_floors`), so a ratio can be read against what no Python-level recorder goes under.
 The last two live in a small module this script writes (into Pyodide's FS, or a temp
 dir for CPython). The budgets for the last two are `OVERHEAD_STDLIB` and `OVERHEAD_LOOP` in
 bench/budgets.py; docs/performance.md shows `make bench`'s figures against them.
@@ -105,12 +107,17 @@ def best(args, repeat, **kw):
         times.append(doc["stats"]["elapsed_ms"])
     return min(times), doc, min(walls), len(text)
 
-def callback_floor(repeat):
-    """loop-heavy with a do-nothing Python callback per line: the cost no recorder can go under."""
-    import sys
-    import stepwise_bench
+def callback_floors(repeat):
+    """loop-heavy under three stand-ins for a recorder, each a floor no Python-level recorder goes
+    under: a do-nothing callback per line; a minimal look at every local after each line (identity
+    compare, a dict compared with a C-level copy, a C-level repr when changed: no trace kept, no
+    previews); the same look at only the names each line writes (as a perfect analysis of what a
+    line's calls can change would know); and only reading those names, nothing kept. In Pyodide's
+    monitoring, else settrace."""
+    import ast, inspect, sys
     from stepwise_bench import loop_heavy
     text = FLOOR_TEXT
+    code = loop_heavy.__code__
     def timed():
         best = float("inf")
         for _ in range(repeat):
@@ -118,36 +125,75 @@ def callback_floor(repeat):
             loop_heavy(text, 8)
             best = min(best, (time.perf_counter() - started) * 1000)
         return best
-    plain = timed()
-    if hasattr(sys, "monitoring"):
-        mon, tool = sys.monitoring, 4
-        mon.use_tool_id(tool, "floor")
-        mon.register_callback(tool, mon.events.LINE, lambda code, line: None)
-        mon.set_local_events(tool, loop_heavy.__code__, mon.events.LINE)
-        try:
-            hooked = timed()
-        finally:
-            mon.set_local_events(tool, loop_heavy.__code__, 0)
-            mon.register_callback(tool, mon.events.LINE, None)
-            mon.free_tool_id(tool)
-        name = "monitoring"
-    else:
+    writes = {}   # line -> the names the statement on it writes (a subscript store writes its container)
+    for node in ast.walk(ast.parse(inspect.getsource(loop_heavy))):
+        targets = {ast.Assign: lambda n: n.targets, ast.AugAssign: lambda n: [n.target],
+                   ast.For: lambda n: [n.target]}.get(type(node), lambda n: [])(node)
+        names = [t.value.id if isinstance(t, ast.Subscript) else t.id for t in targets]
+        if names:
+            writes[code.co_firstlineno + node.lineno - 1] = tuple(names)
+    getframe = sys._getframe
+    def looker(depth, only_written, read_only=False):
+        known, copies, shown, after = {}, {}, [], [None]
+        def look(line, frame):
+            if only_written:
+                names = writes.get(after[0], ())
+                after[0] = line
+                if not names:
+                    return
+            f_locals = (frame or getframe(2)).f_locals
+            for name in names if only_written else f_locals:
+                value = f_locals[name]
+                if read_only:
+                    continue
+                if known.get(name) is value and (type(value) is not dict or copies[name] == value):
+                    continue
+                known[name] = value
+                if type(value) is dict:
+                    copies[name] = value.copy()
+                shown.append(repr(value))
+        return (lambda code, line: look(line, None)) if depth else (lambda frame: look(frame.f_lineno, frame))
+    def hooked(callback):
+        if hasattr(sys, "monitoring"):
+            mon, tool = sys.monitoring, 4
+            mon.use_tool_id(tool, "floor")
+            mon.register_callback(tool, mon.events.LINE, callback(1))
+            mon.set_local_events(tool, code, mon.events.LINE)
+            try:
+                return timed(), "monitoring"
+            finally:
+                mon.set_local_events(tool, code, 0)
+                mon.register_callback(tool, mon.events.LINE, None)
+                mon.free_tool_id(tool)
+        on_line = callback(0)
         def tracer(frame, event, arg):
-            return tracer if frame.f_code is loop_heavy.__code__ else None
+            if frame.f_code is not code:
+                return None
+            if event == "line":
+                on_line(frame)
+            return tracer
         sys.settrace(tracer)
         try:
-            hooked = timed()
+            return timed(), "settrace"
         finally:
             sys.settrace(None)
-        name = "settrace"
-    return ["  floor: no-op line callback", plain, hooked, name, 0, "-", None, None]
+    plain = timed()
+    rows = []
+    noop = lambda depth: (lambda *args: None) if depth else (lambda frame: None)  # noqa: E731
+    for label, callback in [("no-op line callback", noop),
+                            ("minimal look, every local", lambda depth: looker(depth, False)),
+                            ("minimal look, written names", lambda depth: looker(depth, True)),
+                            ("written names read, no more", lambda depth: looker(depth, True, True))]:
+        ms, name = hooked(callback)
+        rows.append(["  floor: " + label, plain, ms, name, 0, "-", None, None])
+    return rows
 
 rows = []
 for label, args in JOBS:
     plain = best(args, REPEAT, record=False)[0]
     traced, doc, wall, size = best(args, REPEAT)
     rows.append([label, plain, traced, doc["backend"], doc["stats"]["events"], doc["end"]["status"], wall, size])
-rows.append(callback_floor(REPEAT))
+rows.extend(callback_floors(REPEAT))
 result = json.dumps(rows)
 '''
 
