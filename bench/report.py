@@ -203,7 +203,7 @@ def miss_details(r: dict, results: dict) -> str:
         floors = [(k.split(":", 1)[1].strip(), v["ratio"]["median"])
                   for k, v in results.get("overhead", {}).get("workloads", {}).items() if k.strip().startswith("floor")]
         return ("loop-heavy in Pyodide under stand-ins that do less than any recorder (tools/overhead.py's floors): "
-                + ", ".join(f"{label} {ratio:.1f}×" for label, ratio in floors)) if floors else ""
+                + "; ".join(f"{label}: {ratio:.1f}×" for label, ratio in floors)) if floors else ""
     if topic == "A million steps in the page" and figure.endswith("(record + index + transfer)"):
         runs = results["million"]["runs"]
         recording = statistics.median(x["stats"]["elapsed_ms"] * 1000 / x["events"] for x in runs)
