@@ -392,20 +392,14 @@ def test_phases_bracket_the_code_and_an_early_interrupt_ends_it_inside_the_isola
     assert (os.getcwd(), sys.path, set(sys.modules)) == before
 
 
-def test_an_interrupt_landing_as_the_code_ends_keeps_the_ending_and_the_trace(shown):
-    """An interrupt the watchdog sent again may land in the "finishing" call itself: the code had
-    already returned, so the run says so, and it says "finishing" again until heard."""
+def test_finishing_is_said_once_before_the_recorder_is_taken_down(shown):
+    """The worker uninstalls its interrupt buffer at "finishing": said while the recorder is still
+    installed, no interrupt can land in its teardown (nor turn a returned run into a stopped one)."""
     seen = []
-
-    def late(phase: str) -> None:
-        seen.append(phase)
-        if seen.count("finishing") < 3 and phase == "finishing":
-            raise KeyboardInterrupt
-
-    doc = shown("partial()\n", on_phase=late)
-    assert seen == ["running", "finishing", "finishing", "finishing"]
+    doc = shown("partial()\n", on_phase=lambda name: seen.append((name, sys.gettrace() is not None)),
+                backend="settrace")
+    assert seen == [("running", False), ("finishing", True)]
     assert doc["end"]["status"] == "returned" and doc["stdout_text"] == "abc\n"
-    assert doc["events"]["kind"].startswith("c")
 
 
 def test_adversarial_values_are_bounded(shown):

@@ -236,6 +236,34 @@ def test_pool_equal_content_of_other_type_is_not_shared():
     assert pool.preview([True])[0]["r"] == "[True]"
 
 
+def test_interning_behind_one_short_repr_compares_with_a_bounded_few():
+    """An object mutated on every step behind an unchanging repr: each new preview is compared only
+    with the latest few of that repr (was: with all, quadratic; keon/algorithms' Huffman writer ran
+    out of time traced). A value changed back still shares its entry."""
+    from steptrace.values import SAME_TEXT_KEPT
+
+    class Box:
+        pass
+
+    class Counted(dict):   # a preview that counts how often it is compared
+        compared = 0
+
+        def __eq__(self, other):
+            Counted.compared += 1
+            return dict.__eq__(self, other)
+        __hash__ = None
+
+    pool, box = ValuePool(), Box()
+    refs = []
+    for n in range(2_000):
+        box.n = n
+        refs.append(pool.intern(Counted(pool.previewer.preview(box))))
+    assert len(set(refs)) == 2_000
+    assert Counted.compared <= 2_000 * SAME_TEXT_KEPT
+    box.n = 1_998
+    assert pool.intern(Counted(Previewer().preview(box))) == refs[1_998]
+
+
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), -0.0])
 def test_special_floats_are_text(value):
     preview = Previewer().preview([value])

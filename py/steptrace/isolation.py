@@ -58,7 +58,7 @@ class CleanRun:
             "path": list(sys.path), "modules": dict(sys.modules), "argv": list(sys.argv),
             "recursion": sys.getrecursionlimit(), "trace": sys.gettrace(), "profile": sys.getprofile(),
             "builtins": dict(vars(builtins)), "cwd": _cwd(), "tempdir": tempfile.tempdir,
-            "environ": dict(os.environ), "gc": (gc.isenabled(), gc.get_threshold()),
+            "environ": dict(os.environ), "gc": (gc.isenabled(), gc.get_threshold(), list(gc.callbacks)),
             "hooks": (sys.displayhook, sys.excepthook, sys.breakpointhook),
             "logging": _logging_state(),
             "tools": _monitoring_tools(),
@@ -104,7 +104,8 @@ class CleanRun:
         _restore_mapping(vars(builtins), saved["builtins"])
         _restore_mapping(os.environ, saved["environ"])
         tempfile.tempdir = saved["tempdir"]
-        enabled, threshold = saved["gc"]
+        enabled, threshold, callbacks = saved["gc"]
+        gc.callbacks[:] = callbacks              # a program's callback would run in every later run
         gc.set_threshold(*threshold)
         (gc.enable if enabled else gc.disable)()
         sys.displayhook, sys.excepthook, sys.breakpointhook = saved["hooks"]

@@ -123,6 +123,7 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
     a watchdog (the browser worker's) may interrupt only between the two. Before, a
     KeyboardInterrupt would tear the run's isolation half set up; after, it would lose the trace
     being written. Inside, it ends the run as stopped ("interrupted"), like any other ending.
+    "finishing" is said once, before the recorder is taken down.
     """
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
@@ -143,6 +144,11 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
         error: BaseException | None = None
         fault: str | None = None
         started = time.perf_counter()
+        # Said once, by the first statement that runs after the program's code: from the worker's
+        # uninstalling its interrupt buffer there, no KeyboardInterrupt can land in the recorder's own
+        # code (a check point before a `try` of ours, or a loop's back edge that CPython leaves out of
+        # the exception table, would let one tear the run's isolation).
+        ending = on_phase
         with capture:
             try:
                 if on_phase is not None:
@@ -162,7 +168,12 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
                         try:
                             exec(entry_code, namespace)
                         finally:
-                            chosen.uninstall()
+                            try:
+                                if ending is not None:   # first: nothing may interrupt the recorder's teardown
+                                    ending("finishing")
+                                    ending = None
+                            finally:
+                                chosen.uninstall()
                     finally:
                         for position, hook in enumerate(gc.callbacks):   # by identity: `in` would call __eq__
                             if hook is recorder.gc_hook:
@@ -173,8 +184,9 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
             except BaseException as caught:  # noqa: BLE001 - every ending is data here
                 error = caught
             finally:
-                if on_phase is not None:
-                    _code_ended(on_phase)
+                if ending is not None:
+                    ending("finishing")
+                    ending = None
                 _disarm(deadline)
             elapsed = (time.perf_counter() - started) * 1000
             recorder.finish()
@@ -224,18 +236,6 @@ def _not_run(error: SyntaxError, source: str, function: str | None, case: str | 
         "stats": {"events": 0, "kept": 0, "calls": 0, "elapsed_ms": 0.0, "stdout_truncated": False,
                   "internal_errors": []},
     }
-
-
-def _code_ended(on_phase: Callable[[str], None]) -> None:
-    """Say the code has ended, even if an interrupt sent again just before lands in this very call
-    (the watchdog re-sends one the program seemed to drop). It came after the code's ending and
-    ends nothing: the run keeps the ending it had."""
-    for _ in range(100):
-        try:
-            on_phase("finishing")
-            return
-        except KeyboardInterrupt:
-            continue
 
 
 def _disarm(deadline: Deadline) -> None:

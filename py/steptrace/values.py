@@ -18,6 +18,7 @@ from builtins import (
     int,
     len,
     map,
+    reversed,
     str,
     type,
 )
@@ -26,6 +27,8 @@ from .previews import EXACT_SCALARS, STR_CAP, Previewer, Snap
 from .snap_check import SnapCheck
 
 NUMBERS = frozenset(map(id, (int, float, bool, type(None))))
+# How many earlier previews with the same short repr a new one is compared with (`ValuePool.intern`).
+SAME_TEXT_KEPT = 8
 
 
 class ValuePool:
@@ -67,11 +70,16 @@ class ValuePool:
                 same_text = self._by_text.get(preview["r"])
                 if same_text is not None:
                     items = self.items
-                    for ref in same_text:          # a deep compare in C, only when the short repr matches
+                    # A deep compare in C, only when the short repr matches, and only with the latest few:
+                    # an object mutated on every step behind an unchanging repr (a class's default one)
+                    # would make each intern compare with all before it, quadratic in a chunk's events.
+                    for ref in reversed(same_text):
                         if items[ref] == preview:
                             self._index[id(preview)] = ref
                             self._kept.append(preview)
                             return ref + self.base
+                    if len(same_text) >= SAME_TEXT_KEPT:
+                        del same_text[0]
                     same_text.append(len(items))
                 else:
                     self._by_text[preview["r"]] = [len(self.items)]

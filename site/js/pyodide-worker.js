@@ -88,8 +88,26 @@ let pyodideRef = null;
 let interruptBytes = null;   // Uint8Array over the shared buffer's first byte, when the page is isolated
 let endedByte = null;        // ... and over its second byte
 
+/**
+ * What Pyodide reads as its interrupt buffer: the shared byte, read and cleared in one atomic step.
+ * Pyodide 314.0.7 (CPython 3.14.2) reads the byte, then writes 0: a Stop stored between the two was
+ * lost, while the page saw the byte cleared as if taken (python/cpython#157548; ~3% of interrupts in
+ * a tight loop). Pyodide may look at [0] more than once before clearing it (checkInterrupt), so a
+ * signal taken stays visible until Python clears it.
+ */
+let takenSignal = 0;
+const takenOnce = {
+  get 0() {
+    const signal = Atomics.exchange(interruptBytes, 0, 0);
+    if (signal) takenSignal = signal;
+    return takenSignal;
+  },
+  set 0(_) { takenSignal = 0; },
+};
+
 /** The run's code has stopped: no interrupt from now on, and the page is told through shared memory. */
 function codeEnded() {
+  takenSignal = 0;
   if (interruptBytes) pyodideRef.setInterruptBuffer(undefined);
   if (endedByte) Atomics.store(endedByte, 0, 1);
 }
@@ -171,7 +189,7 @@ function run(request, { Replay, fromPacked }) {
     try {
       packed = record(request, (phase) => {
         if (phase === "running") {   // only the run's code may be interrupted: not the set-up of its isolation...
-          if (interruptBytes) pyodideRef.setInterruptBuffer(interruptBytes);
+          if (interruptBytes) pyodideRef.setInterruptBuffer(takenOnce);
           return;
         }
         codeEnded();   // ...nor the writing of its trace, which a late Stop would only lose

@@ -52,6 +52,7 @@ def state() -> dict:
         "path": list(sys.path), "recursion": sys.getrecursionlimit(), "trace": repr(sys.gettrace()),
         "profile": repr(sys.getprofile()), "cwd": os.getcwd(), "tempdir": tempfile.tempdir,
         "gettempdir": tempfile.gettempdir(), "gc": gc.isenabled(), "argv": list(sys.argv),
+        "gc_callbacks": [id(callback) for callback in gc.callbacks],
         "builtins": sorted((name, id(value)) for name, value in vars(builtins).items()),
         "streams": [id(sys.stdout), id(sys.stderr), id(sys.__stdout__), id(sys.__stderr__)],
         "environ": sorted(os.environ.items()),

@@ -15,6 +15,7 @@ def main():
     os.chdir("/")
     tempfile.tempdir = "/"
     gc.disable()
+    gc.callbacks.append(lambda phase, info: print("collected", phase))   # would run in every later run
     os.environ["STEPWISE_LEAK"] = "1"
     sys.argv.append("--leak")
     print("changed")
