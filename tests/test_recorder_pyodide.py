@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_recorder import SHOWN, check_document, locals_at
+from test_recorder import SHOWN, THROWN_IN, check_document, locals_at
 
 from steptrace import scenario
 
@@ -193,7 +193,8 @@ def test_pyodide_keyboard_interrupt(adversarial):
     assert doc["end"]["status"] == "stopped" and doc["end"]["reason"] == "interrupted"
 
 
-@pytest.mark.parametrize("entry", ["outer(1)\n", "mutate()\n", "partial()\n", "squares(4)\n", "gone()\n",
+@pytest.mark.parametrize("entry", [THROWN_IN,
+                                   "outer(1)\n", "mutate()\n", "partial()\n", "squares(4)\n", "gone()\n",
                                    "try:\n    fail(1)\nexcept ValueError:\n    pass\n", "count(50)\n",
                                    "adversarial()\n"])
 def test_pyodide_backends_agree_on_adversarial_code(adversarial, entry):

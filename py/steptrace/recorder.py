@@ -332,7 +332,7 @@ class Recorder:
         if unwinding is None or suspended is None:
             op = _last_op(frame)
             if suspended is None:
-                suspended = op in _YIELD_OPS
+                suspended = op in _YIELD_OPS or (op == _RESUME and self._resumes_after_yield(state, frame))
             if unwinding is None:
                 unwinding = not suspended and op not in _RETURN_OPS
         state.line = frame.f_lineno or state.line
@@ -354,6 +354,20 @@ class Recorder:
         self._ended(state, id(frame), unwinding, suspended, preview)
         if self.stop_reason is not None and self.raise_in_callbacks:
             raise LimitReached(self.stop_reason)
+
+    def _resumes_after_yield(self, state: FrameState, frame: FrameType) -> bool:
+        """Under settrace on 3.12+, a yield's return event finds the frame at the RESUME after its
+        YIELD_VALUE (oparg 1: after a yield, 2: after a yield from or an await). So does an exception
+        thrown in at that point and leaving the frame: then this frame's exception event came just before."""
+        try:
+            after = frame.f_code.co_code[frame.f_lasti + 1] & 3
+        except (IndexError, AttributeError, TypeError):
+            return False
+        if after not in (1, 2):
+            return False
+        chunk = self.table.current
+        kinds = chunk.kinds
+        return not (len(kinds) and kinds[-1] == EXCEPTION and chunk.frames[-1] == state.id)
 
     def _close(self, state: FrameState) -> None:
         stack = self.stack
