@@ -624,3 +624,30 @@ def test_flat_dict_counts_every_visible_change(deep_module):
     states = [locals_at(doc, i + 1)[1]["seen"]["r"] for i, line in enumerate(table["line"]) if line == seen_line]
     assert states == ["{'a': 1}", "{'a': 1, 'b': 1}", "{'a': 2, 'b': 1}", "{'a': 2, 'b': 1, 'c': 1}",
                       "{'a': 2, 'b': 2, 'c': 1}", "{'a': 3, 'b': 2, 'c': 1}"]
+
+
+def test_settrace_on_312_plus_tells_a_yield_from_an_exception_thrown_in():
+    """CPython 3.12+ under settrace reports a yield's return with the frame at the RESUME after its
+    YIELD_VALUE, and an exception thrown in and leaving at that same RESUME: only this frame's
+    exception event just before tells them apart. Checked here with 3.11's own generator bytecode
+    (the backends are compared on real 3.13 traces by test_backends_record_the_same)."""
+    import dis
+    from types import SimpleNamespace
+
+    from steptrace.recorder import EXCEPTION, LINE, Recorder
+
+    def gen():
+        yield 1
+    after_yield = [i.offset for i in dis.get_instructions(gen) if i.opname == "RESUME" and i.arg in (1, 2)]
+    start = [i.offset for i in dis.get_instructions(gen) if i.opname == "RESUME" and i.arg == 0]
+    recorder = Recorder("x.py", max_events=1_000)
+    state = SimpleNamespace(id=7)
+    chunk = recorder.table.current
+    at = lambda offset: SimpleNamespace(f_code=gen.__code__, f_lasti=offset)  # noqa: E731
+    chunk.kinds.append(LINE), chunk.frames.append(7)
+    assert recorder._resumes_after_yield(state, at(after_yield[0]))            # a yield
+    assert not recorder._resumes_after_yield(state, at(start[0]))              # not after a yield
+    chunk.kinds.append(EXCEPTION), chunk.frames.append(8)
+    assert recorder._resumes_after_yield(state, at(after_yield[0]))            # another frame's exception
+    chunk.kinds.append(EXCEPTION), chunk.frames.append(7)
+    assert not recorder._resumes_after_yield(state, at(after_yield[0]))        # thrown in, and leaving

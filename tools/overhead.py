@@ -108,12 +108,12 @@ def best(args, repeat, **kw):
     return min(times), doc, min(walls), len(text)
 
 def callback_floors(repeat):
-    """loop-heavy under three stand-ins for a recorder, each a floor no Python-level recorder goes
-    under: a do-nothing callback per line; a minimal look at every local after each line (identity
-    compare, a dict compared with a C-level copy, a C-level repr when changed: no trace kept, no
-    previews); the same look at only the names each line writes (as a perfect analysis of what a
-    line's calls can change would know); and only reading those names, nothing kept. In Pyodide's
-    monitoring, else settrace."""
+    """loop-heavy under four stand-ins for a recorder, each doing less than any faithful one, so no
+    Python-level recorder goes under them: a do-nothing callback per line; a minimal look at every
+    local after each line (identity compare, a dict compared with a C-level copy, a C-level repr when
+    changed: no trace kept, no previews); the same look at only the names each line writes (as a
+    perfect analysis of what a line's calls can change would know); and only reading those names.
+    In Pyodide's monitoring, else settrace."""
     import ast, inspect, sys
     from stepwise_bench import loop_heavy
     text = FLOOR_TEXT
@@ -125,23 +125,26 @@ def callback_floors(repeat):
             loop_heavy(text, 8)
             best = min(best, (time.perf_counter() - started) * 1000)
         return best
-    writes = {}   # line -> the names the statement on it writes (a subscript store writes its container)
+    writes = {}   # line -> the names its statement writes (a subscript store writes its container)
     for node in ast.walk(ast.parse(inspect.getsource(loop_heavy))):
-        targets = {ast.Assign: lambda n: n.targets, ast.AugAssign: lambda n: [n.target],
-                   ast.For: lambda n: [n.target]}.get(type(node), lambda n: [])(node)
-        names = [t.value.id if isinstance(t, ast.Subscript) else t.id for t in targets]
-        if names:
-            writes[code.co_firstlineno + node.lineno - 1] = tuple(names)
-    getframe = sys._getframe
-    def looker(depth, only_written, read_only=False):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.For)):
+            targets = [node.target]
+        else:
+            continue
+        writes[code.co_firstlineno + node.lineno - 1] = tuple(
+            t.value.id if isinstance(t, ast.Subscript) else t.id for t in targets)
+    def looker(only_written, read_only=False):
+        """look(frame, line): called as `line` is about to run."""
         known, copies, shown, after = {}, {}, [], [None]
-        def look(line, frame):
+        def look(frame, line):
             if only_written:
                 names = writes.get(after[0], ())
                 after[0] = line
                 if not names:
                     return
-            f_locals = (frame or getframe(2)).f_locals
+            f_locals = frame.f_locals
             for name in names if only_written else f_locals:
                 value = f_locals[name]
                 if read_only:
@@ -152,12 +155,14 @@ def callback_floors(repeat):
                 if type(value) is dict:
                     copies[name] = value.copy()
                 shown.append(repr(value))
-        return (lambda code, line: look(line, None)) if depth else (lambda frame: look(frame.f_lineno, frame))
-    def hooked(callback):
+        return look
+    def hooked(look):
+        """The best time of loop-heavy with `look` called at every line (None: a bare no-op callback)."""
         if hasattr(sys, "monitoring"):
-            mon, tool = sys.monitoring, 4
+            mon, tool, getframe = sys.monitoring, 4, sys._getframe
             mon.use_tool_id(tool, "floor")
-            mon.register_callback(tool, mon.events.LINE, callback(1))
+            mon.register_callback(tool, mon.events.LINE, (lambda _, line: look(getframe(1), line)) if look
+                                  else (lambda _, line: None))
             mon.set_local_events(tool, code, mon.events.LINE)
             try:
                 return timed(), "monitoring"
@@ -165,12 +170,11 @@ def callback_floors(repeat):
                 mon.set_local_events(tool, code, 0)
                 mon.register_callback(tool, mon.events.LINE, None)
                 mon.free_tool_id(tool)
-        on_line = callback(0)
         def tracer(frame, event, arg):
             if frame.f_code is not code:
                 return None
-            if event == "line":
-                on_line(frame)
+            if event == "line" and look:
+                look(frame, frame.f_lineno)
             return tracer
         sys.settrace(tracer)
         try:
@@ -179,12 +183,11 @@ def callback_floors(repeat):
             sys.settrace(None)
     plain = timed()
     rows = []
-    noop = lambda depth: (lambda *args: None) if depth else (lambda frame: None)  # noqa: E731
-    for label, callback in [("no-op line callback", noop),
-                            ("minimal look, every local", lambda depth: looker(depth, False)),
-                            ("minimal look, written names", lambda depth: looker(depth, True)),
-                            ("written names read, no more", lambda depth: looker(depth, True, True))]:
-        ms, name = hooked(callback)
+    for label, look in [("no-op line callback", None),
+                        ("minimal look, every local", looker(False)),
+                        ("minimal look, written names", looker(True)),
+                        ("written names read, no more", looker(True, read_only=True))]:
+        ms, name = hooked(look)
         rows.append(["  floor: " + label, plain, ms, name, 0, "-", None, None])
     return rows
 

@@ -119,11 +119,11 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
 
     `record=False` runs the same code without any recorder (for overhead comparison);
     the document then has no events and `backend` "none". `on_phase("running")` is called just
-    before the lesson's module is imported and `on_phase("finishing")` once the code has stopped:
-    a watchdog (the browser worker's) may interrupt only between the two. Before, a
-    KeyboardInterrupt would tear the run's isolation half set up; after, it would lose the trace
-    being written. Inside, it ends the run as stopped ("interrupted"), like any other ending.
-    "finishing" is said once, before the recorder is taken down.
+    before the lesson's module is imported and `on_phase("finishing")` once the code has stopped,
+    before the recorder is taken down: a watchdog (the browser worker's) may interrupt only between
+    the two. A KeyboardInterrupt earlier would tear the run's isolation half set up, later the
+    recorder's teardown or the trace being written; between, it ends the run as stopped
+    ("interrupted"), like any other ending.
     """
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")

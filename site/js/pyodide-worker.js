@@ -7,11 +7,11 @@
 //   out: {type: "progress", phase: "runtime" | "sources" | "ready"}
 //        {type: "ready", python, ms, phases: {load, setup}} | {type: "boot-error", message}
 //        {type: "phase", id, phase: "finishing"} (the run's code has ended; its trace is being written)
-//   With isolation, shared memory says more (worker-client.js): byte 0 is Pyodide's interrupt buffer,
-//   installed only while the run's code runs; byte 1 is set once that code has stopped.
 //        {type: "trace", id, replay, ms, phases: {run, index}} | {type: "failed", id, message, fatal}
 //   `fatal`: the interpreter is unusable after this run (a JS stack overflow, a run that returned
 //   nothing); the page must boot a new worker.
+//   With isolation, shared memory says more (worker-client.js): byte 0 is Pyodide's interrupt buffer,
+//   installed only while the run's code runs; byte 1 is set once that code has stopped.
 // A trace leaves this file as a built replay (`Replay.parts()`): Python writes it packed (typed
 // columns, no JSON of the big tables), it is indexed here, off the page's thread, and its buffers
 // are transferred, not copied. No PyProxy leaves this file.
