@@ -651,3 +651,14 @@ def test_settrace_on_312_plus_tells_a_yield_from_an_exception_thrown_in():
     assert recorder._resumes_after_yield(state, at(after_yield[0]))            # another frame's exception
     chunk.kinds.append(EXCEPTION), chunk.frames.append(7)
     assert not recorder._resumes_after_yield(state, at(after_yield[0]))        # thrown in, and leaving
+
+    class Tick:
+        def __await__(self):
+            yield
+
+    async def waits():
+        await Tick()
+    after_await = [i.offset for i in dis.get_instructions(waits) if i.opname == "RESUME" and i.arg == 3]
+    chunk.kinds.append(LINE), chunk.frames.append(7)
+    assert after_await and recorder._resumes_after_yield(
+        state, SimpleNamespace(f_code=waits.__code__, f_lasti=after_await[0]))   # an await suspends it too

@@ -539,3 +539,43 @@ def test_forget_drops_the_programs_strings():
     previewer.preview([text])
     previewer.forget()
     assert not any(key is text for key in previewer._leaves)
+
+
+def test_stdlib_values_show_their_repr_only_while_their_parts_are_plain():
+    import fractions
+    import pathlib
+    import re
+    import uuid
+    from datetime import UTC, datetime, timedelta, timezone
+
+    calls = []
+
+    class Loud:
+        def __repr__(self):
+            calls.append("repr")
+            return "Loud()"
+
+    class Text(str):
+        def __repr__(self):
+            calls.append("Text repr")
+            return str.__repr__(self)
+
+    previewer = Previewer()
+    shown = {name: previewer.preview(value)["r"] for name, value in {
+        "fraction": fractions.Fraction(3, 4), "uuid": uuid.UUID(int=9), "path": pathlib.PurePosixPath("x", "y"),
+        "slice": slice(1, 3), "pattern": re.compile("ab+"), "utc": datetime(2026, 1, 2, tzinfo=UTC),
+    }.items()}
+    assert shown == {"fraction": "Fraction(3, 4)", "uuid": "UUID('00000000-0000-0000-0000-000000000009')",
+                     "path": "PurePosixPath('x/y')", "slice": "slice(1, 3, None)", "pattern": "re.compile('ab+')",
+                     "utc": "datetime.datetime(2026, 1, 2, 0, 0, tzinfo=datetime.timezone.utc)"}
+    odd = fractions.Fraction(1, 2)
+    odd._numerator = Loud()
+    named_zone = timezone(timedelta(hours=1), Text("zone"))
+    assert [previewer.preview(value)["r"] for value in (
+        slice(Loud(), 3), re.compile(Text("ab+")), odd, named_zone, datetime(2026, 1, 1, tzinfo=named_zone))] == [
+        "<slice object>", "<Pattern object>", "<Fraction object>", "<timezone object>",
+        "<datetime with tzinfo timezone>"]
+    # A path keeps the program's str subclass from 3.12 (3.11 splits it into plain parts): either way no call.
+    assert previewer.preview(pathlib.PurePosixPath(Text("a"), "b"))["r"] in ("PurePosixPath('a/b')",
+                                                                             "<PurePosixPath object>")
+    assert calls == []

@@ -25,7 +25,7 @@ from builtins import (
     type,
 )
 
-from .previews import EXACT_SCALARS, Previewer, cut
+from .previews import EXACT_SCALARS, Previewer, cut, named
 
 MESSAGE_CAP = 2000
 _exc_args = BaseException.__dict__["args"].__get__
@@ -94,7 +94,7 @@ def _scalar(value: object) -> bool:
 def _str_slot(cls: type) -> object:
     """The `__str__` that `str(error)` would call: the first one on the MRO."""
     for klass in _type_mro(cls):
-        found = _type_dict(klass).get("__str__")
+        found = named(_type_dict(klass), "__str__")
         if found is not None:
             return found
     return None
@@ -105,7 +105,7 @@ def _plain_state(error: BaseException, cls: type) -> bool:
     dict's values and C member fields (OSError's filename, SyntaxError's text)."""
     for klass in _type_mro(cls):
         for name, member in _type_dict(klass).items():
-            if type(member) is types.MemberDescriptorType or (name == "__dict__" and
+            if type(member) is types.MemberDescriptorType or (type(name) is str and name == "__dict__" and
                                                                type(member) is types.GetSetDescriptorType):
                 try:
                     value = member.__get__(error)
@@ -113,7 +113,7 @@ def _plain_state(error: BaseException, cls: type) -> bool:
                     continue
                 except Exception:  # noqa: BLE001
                     return False
-                if name == "__dict__":
+                if type(name) is str and name == "__dict__":
                     if type(value) is not dict or not all(id(type(v)) in EXACT_SCALARS for v in dict.values(value)):
                         return False
                 elif not _scalar(value):

@@ -211,9 +211,12 @@ class MonitoringBackend:
         if self.tool is None:
             return
         monitoring = sys.monitoring
-        for code in self.codes.values():
-            monitoring.set_local_events(self.tool, code, 0)
+        tool, self.tool = self.tool, None
+        codes = list(self.codes.values())
         self.codes.clear()
-        release_tool(self.tool)
+        if monitoring.get_tool(tool) != TOOL_NAME:
+            return      # the program freed our tool (and may hold the id itself now): nothing of ours is left
+        for code in codes:
+            monitoring.set_local_events(tool, code, 0)
+        release_tool(tool)
         monitoring.restart_events()
-        self.tool = None

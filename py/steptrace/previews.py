@@ -61,7 +61,7 @@ from builtins import (
 )
 from collections import Counter, OrderedDict, defaultdict, deque
 from collections.abc import Callable
-from itertools import islice
+from itertools import islice, repeat
 from operator import is_, itemgetter
 
 REPR_CAP = 120          # characters of a short repr
@@ -107,8 +107,15 @@ _REPR_ALLOWED = {
     "datetime": ("date", "datetime", "time", "timedelta", "timezone"),
     "decimal": ("Decimal",), "fractions": ("Fraction",), "uuid": ("UUID",),
     "pathlib": ("PurePath", "PurePosixPath", "PureWindowsPath", "Path", "PosixPath", "WindowsPath"),
+    "pathlib._local": ("PurePath", "PurePosixPath", "PureWindowsPath", "Path", "PosixPath", "WindowsPath"),  # 3.13
     "re": ("Pattern", "Match"), "ipaddress": ("IPv4Address", "IPv6Address"),
 }
+
+
+# The fields the repr of a Python-written one of them reads, where that is not all it stores (a UUID's
+# `is_safe` is an enum member its repr never shows). The others: every field.
+_REPR_READS = {"UUID": ("int",), "Fraction": ("_numerator", "_denominator"), "IPv4Address": ("_ip",),
+               "IPv6Address": ("_ip", "_scope_id")}
 
 
 def yielded(value: object) -> object:
@@ -166,7 +173,7 @@ class TypeInfo:
         self.dict_owner = None              # weakly: the class whose `__dict__` descriptor reads it
         self.slots: list[tuple[str, object]] = []    # (name, the owning class, weakly)
         for klass, mapping in zip(mro, dicts, strict=True):
-            descr = mapping.get("__dict__")
+            descr = named(mapping, "__dict__")
             if self.dict_owner is None and type(descr) is _GetSet:
                 self.dict_owner = _weak(klass)
             for name, member in mapping.items():
@@ -174,15 +181,15 @@ class TypeInfo:
                     self.slots.append((name, _weak(klass)))
         self.base = next((base for base in _BASES if id(base) in ids), None)
         module = _type_module(cls)
-        enum = _module_dict(sys.modules.get("enum")).get("Enum")
+        enum = named(_loaded("enum"), "Enum")
         if id(type) in ids:
             self.kind = "class"
         elif id(BaseException) in ids:
             self.kind = "exception"
         elif enum is not None and id(enum) in ids:
             self.kind = "enum"
-        elif self.base is tuple and type(own.get("_fields")) is tuple:
-            self.kind, self.fields = "namedtuple", tuple(f for f in own["_fields"] if type(f) is str)
+        elif self.base is tuple and type(named(own, "_fields")) is tuple:
+            self.kind, self.fields = "namedtuple", tuple(f for f in named(own, "_fields") if type(f) is str)
         elif self.base is not None:
             self.kind = "data"
         elif _dataclass_fields(dicts) is not None:
@@ -190,7 +197,7 @@ class TypeInfo:
         elif id(cls) in _DESCRIBED:
             self.kind = _DESCRIBED[id(cls)]
         elif type(module) is str and self.name in _REPR_ALLOWED.get(module, ()) \
-                and _module_dict(sys.modules.get(module)).get(self.name) is cls:
+                and named(_loaded(module), self.name) is cls:
             self.kind = "repr"
         else:
             self.kind = "object"
@@ -204,15 +211,15 @@ _DESCRIBED = {id(types.FunctionType): "function", id(types.BuiltinFunctionType):
 
 def _dataclass_fields(dicts: list) -> tuple | None:
     """Names of a dataclass's real fields in order (not ClassVar/InitVar), from its class dicts."""
-    module = _module_dict(sys.modules.get("dataclasses"))
-    field_type, plain = module.get("Field"), module.get("_FIELD")
+    module = _loaded("dataclasses")
+    field_type, plain = named(module, "Field"), named(module, "_FIELD")
     for mapping in dicts:
-        fields = mapping.get("__dataclass_fields__")
+        fields = named(mapping, "__dataclass_fields__")
         if type(fields) is dict:
             names = []
             for name, spec in fields.items():
                 if type(name) is str and field_type is not None and type(spec) is field_type:
-                    kind = _type_dict(field_type).get("_field_type")
+                    kind = named(_type_dict(field_type), "_field_type")
                     try:
                         if kind.__get__(spec) is not plain:
                             continue
@@ -235,6 +242,50 @@ def _module_dict(module: object) -> dict:
     except TypeError:
         return {}
     return found if type(found) is dict else {}
+
+
+def named(mapping: object, key: str) -> object:
+    """`mapping[key]` or None, where `mapping` is a dict or a class's mappingproxy whose keys the program
+    chose (a namespace, a class dict, `sys.modules`): a key of the program's with the hash of `key` would
+    have its `__eq__` called by a plain `get`. With only exact str keys (nearly always) `get` compares
+    none of the program's code; else the keys are compared one by one, exact str only."""
+    if all(map(is_, map(type, mapping), repeat(str))):
+        return mapping.get(key)
+    for found, value in mapping.items():
+        if type(found) is str and found == key:
+            return value
+    return None
+
+
+def _loaded(name: str) -> dict:
+    """The namespace of the module `name` if it is imported, else {} (never imports it)."""
+    modules = sys.modules
+    return _module_dict(named(modules, name)) if type(modules) is dict else {}
+
+
+_PLAIN = frozenset(map(id, (int, float, complex, bool, type(None), str, bytes)))
+_FLAT = frozenset(map(id, (tuple, list, frozenset)))
+_PLAIN_ITEMS_READ = 64
+
+
+def _plain(value: object) -> bool:
+    """An exact scalar, or a short flat tuple, list or frozenset of them: a repr of it runs no program code."""
+    kind = id(type(value))
+    if kind in _PLAIN:
+        return True
+    if kind in _FLAT and len(value) <= _PLAIN_ITEMS_READ:
+        return all(id(type(item)) in _PLAIN for item in value)
+    return False
+
+
+def _zone_plain(zone: object) -> bool:
+    """No tzinfo, or a C `timezone` whose name is an exact str (another tzinfo's repr is its own code)."""
+    if zone is None:
+        return True
+    cls = type(zone)
+    if _type_name(cls) != "timezone" or _type_module(cls) != "datetime" or not _type_flags(cls) & _IMMUTABLE_TYPE:
+        return False                    # only C's datetime.timezone: no class statement makes an immutable type
+    return type(_type_dict(cls)["tzname"](zone, None)) is str
 
 
 # Builtin bases whose C methods read a subclass's real contents, most specific first.
@@ -300,7 +351,7 @@ class Previewer:
         self._cycles = 0                     # cycle marks made by the current walk
         # The builtins as this previewer found them (a recorder's: before the run): an allowlisted repr
         # written in Python looks builtins up as it runs, so it is called only while they are these.
-        self._builtins = _module_dict(sys.modules.get("builtins"))
+        self._builtins = _loaded("builtins")
         self._builtin_values = list(self._builtins.values())
 
     # -- entry points ---------------------------------------------------------------------
@@ -637,7 +688,7 @@ class Previewer:
         """(name, value) of what the instance stores: its `__dict__`, then its slots (a dataclass:
         its fields first), read through C descriptors only."""
         pairs: list[tuple[str, object]] = []
-        descr = None if info.dict_owner is None else _type_dict(info.dict_owner()).get("__dict__")
+        descr = None if info.dict_owner is None else named(_type_dict(info.dict_owner()), "__dict__")
         if type(descr) is _GetSet:
             try:
                 stored = descr.__get__(value)
@@ -648,7 +699,7 @@ class Previewer:
                 for k, v in zip(keys, islice(_dict_values(stored), len(keys)), strict=False):
                     pairs.append((k if type(k) is str else f"[{_short_key(k)}]", v))
         for name, owner in info.slots:
-            member = _type_dict(owner()).get(name)
+            member = named(_type_dict(owner()), name)
             if type(member) is not _Member:
                 continue
             try:
@@ -663,21 +714,44 @@ class Previewer:
     def _stdlib_repr(self, value: object, info: TypeInfo) -> str:
         """An allowlisted stdlib value's own repr, called only where it runs none of the program's code:
         a repr written in Python (pathlib, uuid, ipaddress, fractions; a class the program could also
-        patch) only while the builtins are untouched; a datetime's only with no tzinfo or a
-        `timezone` (another tzinfo's repr is its own code)."""
+        patch) only while the builtins are untouched; and only while the parts the repr reads are
+        plain (`_parts_plain`): a slice of the program's objects, a pattern compiled from a str
+        subclass or a UUID made from an int subclass would reach their methods."""
         cls = type(value)
         if not _type_flags(cls) & _IMMUTABLE_TYPE:      # a class written in Python
             values = self._builtin_values
             current = self._builtins
             if len(current) != len(values) or not all(map(is_, current.values(), values)):
                 return f"<{info.name} object>"
-        elif info.name in ("datetime", "time"):
-            zone = _type_dict(cls)["tzinfo"].__get__(value)
-            timezone = _module_dict(sys.modules.get("datetime")).get("timezone")
-            if zone is not None and type(zone) is not timezone:
+        if not self._parts_plain(value, info):
+            if info.name in ("datetime", "time") and _type_flags(cls) & _IMMUTABLE_TYPE:
+                zone = _type_dict(cls)["tzinfo"].__get__(value)
                 return f"<{info.name} with tzinfo {_type_name(type(zone))}>"
+            return f"<{info.name} object>"
         text = repr(value)
         return cut(text) if type(text) is str else f"<{info.name} object>"
+
+    def _parts_plain(self, value: object, info: TypeInfo) -> bool:
+        """Does everything `value`'s repr reads hold exact scalars (or flat tuples and lists of them)?
+        A Python-written class: every field it stores. A C type: the parts that may hold any object."""
+        cls = type(value)
+        name = info.name
+        if not _type_flags(cls) & _IMMUTABLE_TYPE:
+            read = _REPR_READS.get(name)
+            return all(_plain(field) for field_name, field in self.stored_fields(value, info)
+                       if read is None or field_name in read)
+        members = _type_dict(cls)
+        if name == "slice":
+            return all(_plain(members[part].__get__(value)) for part in ("start", "stop", "step"))
+        if name == "Pattern":
+            return _plain(members["pattern"].__get__(value))
+        if name == "Match":
+            return _plain(members["string"].__get__(value))
+        if name == "timezone":
+            return _zone_plain(value)
+        if name in ("datetime", "time"):
+            return _zone_plain(members["tzinfo"].__get__(value))
+        return True     # range, memoryview, ellipsis, date, timedelta, C Decimal: only C numbers inside
 
     def described(self, value: object, info: TypeInfo) -> str:
         """The short text of a function, class, module, generator or allowlisted stdlib value."""
@@ -690,7 +764,7 @@ class Previewer:
             if kind == "repr":
                 return self._stdlib_repr(value, info)
             if kind == "module":
-                module_name = _module_dict(value).get("__name__")
+                module_name = named(_module_dict(value), "__name__")
                 return f"<module '{module_name}'>" if type(module_name) is str else "<module>"
             if kind in ("generator", "coroutine", "async_generator"):
                 return f"<{kind} {type(value).__dict__['__qualname__'].__get__(value)}>"

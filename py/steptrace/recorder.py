@@ -35,11 +35,13 @@ from builtins import (
     TypeError,
     any,
     bool,
+    dict,
     float,
     frozenset,
     hasattr,
     id,
     int,
+    issubclass,
     len,
     list,
     map,
@@ -365,13 +367,13 @@ class Recorder:
 
     def _resumes_after_yield(self, state: FrameState, frame: FrameType) -> bool:
         """Under settrace on 3.12+, a yield's return event finds the frame at the RESUME after its
-        YIELD_VALUE (oparg 1: after a yield, 2: after a yield from or an await). So does an exception
+        YIELD_VALUE (oparg 1: after a yield, 2: after a yield from, 3: after an await). So does an exception
         thrown in at that point and leaving the frame: then this frame's exception event came just before."""
         try:
             after = frame.f_code.co_code[frame.f_lasti + 1] & 3
         except (IndexError, AttributeError, TypeError):
             return False
-        if after not in (1, 2):
+        if after == 0:
             return False
         chunk = self.table.current
         kinds = chunk.kinds
@@ -549,7 +551,19 @@ class Recorder:
                 state.proxy = current
         hidden = 0
         odd = False
-        for name, value in current.items():
+        kind = type(current)
+        if kind is dict or kind is _LOCALS_VIEW:
+            pairs, size, names = current.items(), len(current), current
+        elif _dict_subclass(kind):
+            # A class body's namespace from a metaclass's `__prepare__`: read through dict's own C
+            # methods, never the program's overrides (and never by name: no cheap step, below).
+            pairs, size, names = _dict_items(current), _dict_len(current), _dict_iter(current)
+            odd = True
+        else:
+            # Any other mapping would run the program's code to be read at all: its names are not shown.
+            state.epoch = -1
+            return
+        for name, value in pairs:
             if type(name) is not str:     # a class body may hold any key: not a variable
                 hidden += 1
                 odd = True
@@ -601,11 +615,12 @@ class Recorder:
                 count += 1
         removed = None
         if odd:
-            # A key that is not a str (a class body, or a frame's locals written by the program): a
-            # lookup by name could call its __eq__, so no cheap step (they look up by name) for now.
+            # A key that is not a str (a class body, or a frame's locals written by the program), or a
+            # namespace of a dict subclass: a lookup by name could call the program's code (a key's
+            # __eq__, the subclass's `get`), so no cheap step (they look up by name) for now.
             state.epoch = -1
-        if len(seen) > len(current) - hidden:   # some name seen before is unbound now
-            present = {name for name in current if type(name) is str}   # iterating calls no __eq__
+        if len(seen) > size - hidden:           # some name seen before is unbound now
+            present = {name for name in names if type(name) is str}     # iterating calls no __eq__
             removed = [name for name in seen if name not in present]
             for name in removed:
                 del seen[name]
@@ -647,6 +662,21 @@ NO_THREADS = sys.platform == "emscripten"
 # From 3.13 `frame.f_locals` is a live view of a function's variables (PEP 667): one per running frame
 # can be kept (`FrameState.proxy`). Before, it is a dict copied at each read, so it is read afresh.
 LIVE_LOCALS = sys.version_info >= (3, 13)
+
+
+def _locals_view_type() -> type:
+    """The type of a function frame's `f_locals`: FrameLocalsProxy from 3.13, dict before."""
+    def probe() -> Any:
+        return sys._getframe().f_locals
+    return type(probe())
+
+
+_LOCALS_VIEW = _locals_view_type()
+_dict_items, _dict_len, _dict_iter = dict.items, dict.__len__, dict.__iter__
+
+
+def _dict_subclass(kind: type) -> bool:
+    return issubclass(kind, dict)             # type's own check: no hook of the class's runs
 _gettrace = sys.gettrace
 _gc_callbacks = gc.callbacks                    # the list the collector calls (a program may empty it)
 if hasattr(sys, "monitoring"):
