@@ -459,6 +459,20 @@ def test_untraced_mode(shown):
     assert doc["end"]["status"] == "returned"
 
 
+@pytest.mark.parametrize("record", [False, True])
+def test_a_recursion_limit_left_just_above_the_program_still_gives_a_trace(shown, record):
+    """The recorder's teardown (the deadline's disarming, the document) runs after the program's code,
+    once the limit the run started with is back: a program may leave it just above its own depth."""
+    before = sys.getrecursionlimit()
+    entry = ("import sys\ndepth, frame = 0, sys._getframe()\nwhile frame is not None:\n"
+             "    depth, frame = depth + 1, frame.f_back\nfor extra in range(2, 60):\n    try:\n"
+             "        sys.setrecursionlimit(depth + extra)\n        break\n    except RecursionError:\n"
+             "        pass\n")
+    doc = shown(entry, record=record)
+    assert doc["end"]["status"] == "returned", doc["end"]
+    assert sys.getrecursionlimit() == before
+
+
 def test_wrong_source_or_backend_is_refused(shown):
     with pytest.raises(RunnerError, match="not the shown source"):
         run_case("py/other.py", shown.name, "", "pass\n")

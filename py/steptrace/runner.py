@@ -187,6 +187,7 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
                 if ending is not None:
                     ending("finishing")
                     ending = None
+                run.lift_recursion_limit()      # the teardown below must not run under a program's tiny limit
                 _disarm(deadline)
             elapsed = (time.perf_counter() - started) * 1000
             recorder.finish()
