@@ -68,12 +68,12 @@ from steptrace import runner, values
 intern, interrupt = values.ValuePool.intern, [0, 0]
 
 
-def interrupting(self, preview):
+def interrupting(self, preview, *rest):
     """Stop (as the page's Stop does) in the middle of writing a locals delta, at the Nth preview."""
     interrupt[1] += 1
     if interrupt[1] == interrupt[0]:
         raise KeyboardInterrupt
-    return intern(self, preview)
+    return intern(self, preview, *rest)
 
 
 values.ValuePool.intern = interrupting

@@ -676,3 +676,43 @@ def test_settrace_on_312_plus_tells_a_yield_from_an_exception_thrown_in():
     chunk.kinds.append(LINE), chunk.frames.append(7)
     assert after_await and recorder._resumes_after_yield(
         state, SimpleNamespace(f_code=waits.__code__, f_lasti=after_await[0]))   # an await suspends it too
+
+
+GROWING_GRAPH = '''\
+class Node:
+    def __init__(self, i, parent):
+        self.i = i
+        self.parent = parent
+
+
+def grow(n):
+    queue = [Node(0, None)]
+    for i in range(1, n):
+        queue.append(Node(i, queue[-1]))
+    return len(queue)
+'''
+
+
+def _nodes(preview: object) -> int:
+    if type(preview) is list:
+        return sum(map(_nodes, preview))
+    if type(preview) is not dict:
+        return 0
+    return 1 + sum(_nodes(preview.get(key)) for key in ("items", "entries", "fields"))
+
+
+def test_previews_of_a_big_changing_graph_are_bounded_not_only_events(tmp_path, monkeypatch):
+    """Each step changes a list of chained objects, so each makes a preview of up to 400 nodes: the run
+    keeps at most `PREVIEW_NODES` of them (chunks close early, the middle is dropped as a gap), however
+    many events it may keep."""
+    from steptrace import recorder
+    monkeypatch.setattr(recorder, "PREVIEW_NODES", 30_000)
+    (tmp_path / "growing_graph.py").write_text(GROWING_GRAPH, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    doc = json.loads(run_case("growing_graph.py", "growing_graph", "from growing_graph import grow\n",
+                              "grow(1500)\n", backend="settrace"))
+    shown = sum(map(_nodes, doc["values"]))
+    assert doc["end"]["status"] == "returned" and doc["stats"]["events"] == 9003
+    assert doc["gap"] is not None and doc["stats"]["kept"] < doc["stats"]["events"]
+    assert shown <= 1.2 * 30_000, shown       # full snapshots at each chunk's start are not counted
+    check_document(doc)

@@ -13,6 +13,12 @@ from builtins import AttributeError, hash, object, round, type  # captured at im
 DEFAULT_SECONDS = 2.5        # a 10x10-grid Dijkstra (~10k-15k steps) finishes in the page
 DEFAULT_EVENTS = 1_000_000   # kept events: head and tail windows (see docs/trace-format.md)
 GRACE_SECONDS = 0.3          # the recorder stops itself and writes its trace in this time
+# Preview nodes a run keeps at most, over all its chunks (a node is one value shown; the trace writes
+# each preview whole, ~70 bytes of JSON a node, so this is ~28 MB, what a 1M-event plain loop's packed
+# trace weighs). Events alone do not bound a trace: a program that changes a big object graph at every
+# step makes a new preview of up to 400 nodes each time (8 KB an event: 1M events would be 8 GB). A
+# chunk whose share is spent closes early; the run then keeps fewer events and marks the gap.
+PREVIEW_NODES = 400_000
 MAX_SECONDS = 60.0           # the most a scenario file may ask for
 EVENTS_RANGE = (1_000, 5_000_000)
 # `runner.run_case` and `Recorder` called from Python without a scenario's limits (tests, tools,

@@ -61,7 +61,7 @@ from types import FrameType
 from typing import Any
 
 from .exceptions import describe_exception, exception_text
-from .limits import DEFAULT_EVENTS, DIRECT_SECONDS
+from .limits import DEFAULT_EVENTS, DIRECT_SECONDS, PREVIEW_NODES
 from .line_effects import plans as line_plans
 from .loop_effects import Loop
 from .loop_effects import loops as loop_plans
@@ -143,9 +143,12 @@ class Recorder:
 
     def __init__(self, filename: str, *, max_events: int = DEFAULT_EVENTS, time_limit: float = DIRECT_SECONDS) -> None:
         self.filename = filename
-        self.table = EventTable(max_events)
+        self.table = EventTable(max_events, PREVIEW_NODES)
         self.values = ValuePool()
         self.values.use(self.table.current.values)
+        # A chunk that holds its share of preview nodes closes at the next event (`EventTable`).
+        self.values.weight_cap = self.table.chunk_weight
+        self.values.on_heavy = self._close_chunk_soon
         self.frames: dict[int, list] = {}          # id -> [function, parent id | None, def line]
         self.live: dict[int, FrameState] = {}       # id(frame) -> state; no frame is referenced
         self.stack: list[FrameState] = []           # open frames, innermost last
@@ -214,7 +217,9 @@ class Recorder:
         index = self.count
         if self._room <= 0:
             table = self.table
-            if len(table.current.kinds) >= table.chunk_size:
+            filled = len(table.current.kinds)
+            if filled >= table.chunk_size or filled and self.values.weight >= self.values.weight_cap:
+                table.current.weight = self.values.weight
                 base = self.values.base + len(self.values.items)
                 for forgotten in table.rotate(index, self.calls):
                     self.frames.pop(forgotten, None)
@@ -231,6 +236,10 @@ class Recorder:
         if checked:
             self._check(index)
         return index
+
+    def _close_chunk_soon(self) -> None:
+        """The current chunk holds its share of previews: the next event goes the slow way and closes it."""
+        self._room = 0
 
     def _check(self, index: int) -> None:
         """Every 256 events look at the clock; once stopped, stop the program at every event."""
@@ -351,8 +360,8 @@ class Recorder:
         try:
             self._locals(state, frame, index)
             if not unwinding:
-                preview = self.values.preview(yielded(value))[0]
-                ref = self.values.intern(preview)
+                preview, signature = self.values.preview(yielded(value))
+                ref = self.values.intern(preview, signature.nodes if signature is not None else 1)
                 chunk = self.table.current
                 chunk.return_event.append(index)
                 chunk.return_ref.append(ref)
@@ -508,7 +517,7 @@ class Recorder:
                 continue
             seen[name] = (token, signature, preview)
             chunk.set_names.append(name)
-            chunk.set_refs.append(values.intern(preview))
+            chunk.set_refs.append(values.intern(preview, 1 if signature is None else signature.nodes))
             count += 1
         if count or removed is not None:
             if removed is not None:
@@ -611,7 +620,7 @@ class Recorder:
             seen[name] = (token, signature, preview)
             if not full:
                 set_names.append(name)
-                set_refs.append(values.intern(preview))
+                set_refs.append(values.intern(preview, 1 if signature is None else signature.nodes))
                 count += 1
         removed = None
         if odd:
@@ -635,7 +644,7 @@ class Recorder:
                     set_refs.append(base + len(items))
                     items.append(known[0])
                 else:
-                    set_refs.append(intern(known[2]))
+                    set_refs.append(intern(known[2], 1 if known[1] is None else known[1].nodes))
             count = len(seen)
         elif not count and removed is None:
             return

@@ -29,6 +29,8 @@ from builtins import (
 )
 from collections import deque
 
+from .limits import PREVIEW_NODES
+
 
 class Chunk:
     """Consecutive events and everything recorded at them, as columns.
@@ -41,7 +43,7 @@ class Chunk:
 
     __slots__ = ("start", "kinds", "lines", "frames", "delta_event", "delta_frame", "delta_full", "delta_sets",
                  "set_names", "set_refs", "deleted", "return_event", "return_ref", "exceptions", "stdout", "ended",
-                 "values", "value_base", "sealed")
+                 "values", "value_base", "sealed", "weight")
 
     def __init__(self, start: int) -> None:
         self.start = start                  # run-wide index of the chunk's first event
@@ -65,6 +67,7 @@ class Chunk:
         self.values: list = []              # previews, and numbers kept raw
         self.value_base = 0                 # run-wide value index of values[0]
         self.sealed = False
+        self.weight = 0                     # preview nodes its values show (set when it closes)
 
     def seal(self) -> None:
         """Pack the number columns into arrays, once (appending to them afterwards still works)."""
@@ -89,18 +92,27 @@ _INT_COLUMNS = ("lines", "frames", "delta_event", "delta_frame", "delta_sets", "
 
 
 MIN_EVENTS = 2   # the smallest table: one head and one tail chunk
+CHUNK_WEIGHT_MIN = 1_000   # preview nodes: a chunk holds at least a couple of the biggest previews
 
 
 class EventTable:
-    """Head window + tail ring of chunks; `current` is the chunk being written."""
+    """Head window + tail ring of chunks; `current` is the chunk being written.
 
-    def __init__(self, max_events: int) -> None:
+    Both windows are bounded twice: in events (`max_events`, half each) and in preview nodes
+    (`preview_nodes`, half each; a chunk's `weight`, set as it closes): a run whose every step makes a
+    big preview keeps fewer events, never more memory."""
+
+    def __init__(self, max_events: int, preview_nodes: int = PREVIEW_NODES) -> None:
         if max_events < MIN_EVENTS:
             raise ValueError(f"max_events must be at least {MIN_EVENTS}")
         self.chunk_size = max(1, min(4096, max_events // 16))
         total = max(2, -(-max_events // self.chunk_size))   # kept <= max_events rounded up to a chunk
         self.head_chunks = total // 2
         self.tail_chunks = max(1, total - self.head_chunks)   # including `current`
+        # A chunk closes early once it holds this many preview nodes, so no one chunk is a window's worth.
+        self.chunk_weight = max(CHUNK_WEIGHT_MIN, preview_nodes // 16)
+        self.window_weight = preview_nodes // 2
+        self.head_weight = self.tail_weight = 0
         self.head: list[Chunk] = []
         self.tail: deque[Chunk] = deque()
         self.current = Chunk(0)
@@ -111,22 +123,25 @@ class EventTable:
         self.head_last_frame = None         # frames with an id above it were created after the head
 
     def rotate(self, next_start: int, last_frame_id: int) -> list[int]:
-        """Close the full current chunk, open the next; return frame ids now forgettable."""
+        """Close the current chunk (full, or heavy), open the next; return frame ids now forgettable."""
         closing, forgettable = self.current, []
         closing.seal()
-        if not self.in_tail and len(self.head) < self.head_chunks:
+        if not self.in_tail:
             self.head.append(closing)
-            if len(self.head) == self.head_chunks:
+            self.head_weight += closing.weight
+            if len(self.head) == self.head_chunks or self.head_weight >= self.window_weight:
                 self.in_tail = True
                 self.head_last_frame = last_frame_id
         else:
             self.tail.append(closing)
-            if len(self.tail) >= self.tail_chunks:
+            self.tail_weight += closing.weight
+            while len(self.tail) >= self.tail_chunks or (self.tail_weight > self.window_weight and len(self.tail) > 1):
                 old = self.tail.popleft()
+                self.tail_weight -= old.weight
                 if self.gap_after is None:
                     self.gap_after = old.start - 1
                 self.dropped += len(old.kinds)
-                forgettable = [f for f in old.ended if f > self.head_last_frame]
+                forgettable += [f for f in old.ended if f > self.head_last_frame]
         if self.in_tail:
             self.serial += 1
         self.current = Chunk(next_start)

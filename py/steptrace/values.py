@@ -22,6 +22,7 @@ from builtins import (
     str,
     type,
 )
+from collections.abc import Callable
 
 from .previews import EXACT_SCALARS, STR_CAP, Previewer, Snap
 from .snap_check import SnapCheck
@@ -53,17 +54,30 @@ class ValuePool:
         self._texts: dict[str, dict] = {}       # short str -> preview
         self._by_text: dict[str, list] = {}     # short repr -> indexes of structured previews with it
         self._kept: list[dict] = []             # previews folded into an equal one (their ids stay valid)
+        # Nodes of the previews added since `use` (what the current chunk writes out); past
+        # `weight_cap`, `on_heavy` is called once so the recorder closes the chunk (limits.PREVIEW_NODES).
+        self.weight = 0
+        self.weight_cap = float("inf")
+        self.on_heavy: Callable[[], None] | None = None
 
     def use(self, items: list[dict], base: int = 0) -> None:
         self.items, self.base, self._index, self._by_text, self._kept = items, base, {}, {}, []
+        self.weight = 0
+
+    def _added(self, nodes: int) -> None:
+        before = self.weight
+        self.weight = before + nodes
+        if before < self.weight_cap <= self.weight and self.on_heavy is not None:
+            self.on_heavy()
 
     def number(self, kind: type, value: object) -> dict:
         """Preview of an exact int, float, bool or None."""
         return self.previewer.number(kind, value)
 
-    def intern(self, preview: dict) -> int:
+    def intern(self, preview: dict, nodes: int = 1) -> int:
         """Run-wide index of `preview`, adding it to the current list once; structured previews
-        that are equal (deep copies, a value changed back) share one entry."""
+        that are equal (deep copies, a value changed back) share one entry. `nodes`: how many the
+        preview shows (its signature's `nodes`), counted against the chunk's share when it is added."""
         ref = self._index.get(id(preview))
         if ref is None:
             if "items" in preview or "entries" in preview or "fields" in preview:
@@ -85,6 +99,7 @@ class ValuePool:
                     self._by_text[preview["r"]] = [len(self.items)]
             ref = self._index[id(preview)] = len(self.items)
             self.items.append(preview)
+            self._added(nodes)
         return ref + self.base
 
     def preview(self, value: object, failed: Snap | None = None) -> tuple[dict, Snap | None]:
