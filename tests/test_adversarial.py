@@ -229,6 +229,9 @@ def _exception_str(doc):
 
 def _exception_group(doc):
     assert doc["stdout_text"] == "values 1\ntypes\n"
+    # As str(group) says it (the C __str__ of BaseExceptionGroup, rebuilt without calling it).
+    assert {"type": "ExceptionGroup", "message": "many (2 sub-exceptions)"} in [
+        {key: exception[key] for key in ("type", "message")} for _, exception in doc["exceptions"]]
 
 
 SPECIFIC = {

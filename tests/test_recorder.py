@@ -473,6 +473,15 @@ def test_a_recursion_limit_left_just_above_the_program_still_gives_a_trace(shown
     assert sys.getrecursionlimit() == before
 
 
+def test_the_capture_streams_take_and_tell_what_real_ones_do(shown):
+    entry = ("import sys\nclass Tagged(str):\n    def __str__(self):\n        return 'tagged!'\n"
+             "sys.stdout.write(Tagged('subclass text\\n'))\n"
+             "print(sys.stdout.name, sys.stderr.name, sys.stdout.mode, sys.stdout.encoding)\n"
+             "try:\n    sys.stdout.write(b'bytes')\nexcept TypeError as error:\n    print(error)\n")
+    doc = shown(entry)
+    assert doc["stdout_text"] == "subclass text\n<stdout> <stderr> w utf-8\nwrite() argument must be str, not bytes\n"
+
+
 def test_wrong_source_or_backend_is_refused(shown):
     with pytest.raises(RunnerError, match="not the shown source"):
         run_case("py/other.py", shown.name, "", "pass\n")

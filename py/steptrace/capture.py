@@ -5,7 +5,9 @@ are capture streams, so every route lands here: `print`, `print(file=sys.__stdou
 a module-level `OUT = sys.stdout` (the shown module is imported during the run),
 `sys.stdout.buffer.write(b"…")`, `reconfigure(…)`, `logging` (its handlers write to
 the `sys.stderr` of the moment) and `warnings`. Each write is attributed to the step
-that made it and tagged with its stream.
+that made it and tagged with its stream. Not captured: bytes written to the file
+descriptors themselves (`os.write(1, …)`, a C library's printf); `fileno()` says so
+the way `io.StringIO` does (`io.UnsupportedOperation`).
 
 Pyodide's batched stdout hands lines to JavaScript and drops a last line without a
 newline (pyodide#4139); capturing in Python keeps every character.
@@ -21,6 +23,7 @@ from builtins import (
     TypeError,
     bytes,
     getattr,
+    issubclass,
     len,
     max,
     memoryview,
@@ -34,6 +37,7 @@ from builtins import (
 from collections.abc import Callable
 
 OUTPUT_CAP = 1_000_000   # characters kept for the whole run, both streams together
+_exact_str = str.__str__   # a str subclass's text as an exact str, in C (its own __str__ is not called)
 
 
 class _Budget:
@@ -87,6 +91,18 @@ class CapturedStream(io.TextIOBase):
     def line_buffering(self) -> bool:
         return True
 
+    @property
+    def name(self) -> str:
+        return "<stdout>" if self.stream == "out" else "<stderr>"
+
+    @property
+    def mode(self) -> str:
+        return "w"
+
+    @property
+    def write_through(self) -> bool:
+        return False
+
     def writable(self) -> bool:
         return True
 
@@ -98,7 +114,9 @@ class CapturedStream(io.TextIOBase):
 
     def write(self, text: str) -> int:
         if type(text) is not str:
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+            if not issubclass(type(text), str):
+                raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+            text = _exact_str(text)         # a str subclass, as a real stream takes it (no method of its own runs)
         if not text:
             return 0
         budget = self._budget

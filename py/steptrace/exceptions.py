@@ -15,6 +15,7 @@ import types
 from builtins import (
     AttributeError,
     BaseException,
+    BaseExceptionGroup,
     Exception,
     all,
     dict,
@@ -33,6 +34,9 @@ _type_mro = type.__dict__["__mro__"].__get__
 _type_dict = type.__dict__["__dict__"].__get__
 _type_name = type.__dict__["__name__"].__get__
 _base_str = BaseException.__dict__["__str__"]
+_group_str = BaseExceptionGroup.__dict__["__str__"]
+_group_message = BaseExceptionGroup.__dict__["message"].__get__
+_group_exceptions = BaseExceptionGroup.__dict__["exceptions"].__get__
 _C_SLOTS = (types.WrapperDescriptorType, types.MethodDescriptorType, types.BuiltinFunctionType)
 _previewer = Previewer(items_cap=8, depth_cap=3, nodes_cap=60)
 
@@ -64,6 +68,10 @@ def _message(error: BaseException, cls: type) -> str:
     if type(args) is not tuple:
         return ""
     found = _str_slot(cls)
+    if found is _group_str:         # BaseExceptionGroup's own C __str__: "message (n sub-exceptions)"
+        message, inner = _group_message(error), _group_exceptions(error)
+        if type(message) is str and type(inner) is tuple:
+            return f"{message} ({len(inner)} sub-exception{'' if len(inner) == 1 else 's'})"
     scalars = all(_scalar(arg) for arg in args)
     if found is not _base_str and type(found) in _C_SLOTS and scalars and _plain_state(error, cls):
         try:
