@@ -623,6 +623,8 @@ class Recorder:
                 set_refs.append(values.intern(preview, 1 if signature is None else signature.nodes))
                 count += 1
         removed = None
+        if not LIVE_LOCALS and kind is dict and any(map(is_, current.values(), repeat(current))):
+            odd = True      # before 3.13 `locals()` is this very dict, which every event refreshes unseen
         if odd:
             # A key that is not a str (a class body, or a frame's locals written by the program), or a
             # namespace of a dict subclass: a lookup by name could call the program's code (a key's
