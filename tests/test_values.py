@@ -579,3 +579,10 @@ def test_stdlib_values_show_their_repr_only_while_their_parts_are_plain():
     assert previewer.preview(pathlib.PurePosixPath(Text("a"), "b"))["r"] in ("PurePosixPath('a/b')",
                                                                              "<PurePosixPath object>")
     assert calls == []
+
+
+def test_a_memoryview_shows_its_size_and_format_not_its_address():
+    view = memoryview(bytearray(8)).cast("I")
+    assert Previewer().preview(view)["r"] == "<memory 8 bytes, format 'I'>"
+    view.release()
+    assert Previewer().preview(view)["r"] == "<released memory>"

@@ -34,6 +34,7 @@ from builtins import (
     BaseException,
     Exception,
     TypeError,
+    ValueError,
     all,
     bool,
     bytearray,
@@ -95,6 +96,8 @@ _odict_iter = OrderedDict.__iter__
 _exc_args = BaseException.__dict__["args"].__get__
 _function_qualname = types.FunctionType.__dict__["__qualname__"].__get__
 _GetSet, _Member = types.GetSetDescriptorType, types.MemberDescriptorType
+_memoryview_nbytes = memoryview.__dict__["nbytes"].__get__
+_memoryview_format = memoryview.__dict__["format"].__get__
 
 _text = itemgetter("r")                                   # a preview's short text
 EXACT_SCALARS = frozenset(map(id, (int, float, complex, bool, type(None), str, bytes)))
@@ -103,7 +106,7 @@ _SHAPES = {"list": ("[", "]"), "tuple": ("(", ")"), "set": ("{", "}"), "frozense
            "dict": ("{", "}"), "deque": ("deque([", "])")}
 # Stdlib value types whose own repr runs no user code (exact types only, found in their module).
 _REPR_ALLOWED = {
-    "builtins": ("range", "slice", "memoryview", "ellipsis"),
+    "builtins": ("range", "slice", "ellipsis"),
     "datetime": ("date", "datetime", "time", "timedelta", "timezone"),
     "decimal": ("Decimal",), "fractions": ("Fraction",), "uuid": ("UUID",),
     "pathlib": ("PurePath", "PurePosixPath", "PureWindowsPath", "Path", "PosixPath", "WindowsPath"),
@@ -206,7 +209,7 @@ class TypeInfo:
 _DESCRIBED = {id(types.FunctionType): "function", id(types.BuiltinFunctionType): "builtin",
               id(types.MethodType): "method", id(types.GeneratorType): "generator",
               id(types.CoroutineType): "coroutine", id(types.AsyncGeneratorType): "async_generator",
-              id(types.ModuleType): "module"}
+              id(types.ModuleType): "module", id(memoryview): "memoryview"}
 
 
 def _dataclass_fields(dicts: list) -> tuple | None:
@@ -773,6 +776,11 @@ class Previewer:
                 if type(func) is types.FunctionType:
                     return f"<bound method {_function_qualname(func)}>"
                 return "<bound method>"
+            if kind == "memoryview":    # its repr is an address: the same run would never read the same
+                try:
+                    return f"<memory {_memoryview_nbytes(value)} bytes, format {_memoryview_format(value)!r}>"
+                except ValueError:      # released
+                    return "<released memory>"
             if kind == "builtin":
                 return f"<built-in {types.BuiltinFunctionType.__dict__['__qualname__'].__get__(value)}>"
         except Exception:  # noqa: BLE001 - a describer must never fail the step
