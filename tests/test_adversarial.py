@@ -234,12 +234,17 @@ def _exception_group(doc):
         {key: exception[key] for key in ("type", "message")} for _, exception in doc["exceptions"]]
 
 
+def _finalizer_left(doc):
+    assert "closed on json\n" in doc["stdout_text"] and "closed on builtins\n" in doc["stdout_text"]
+
+
 SPECIFIC = {
     "dag_lists": _dag, "dag_mixed": _dag, "repr_side_effect": _repr_side_effect, "set_lt": _set_lt,
     "stale_mutations": _stale, "builtins_rebound": _builtins, "objects": _objects, "wrappers": _wrappers,
     "import_prints": _import_prints, "import_raises": _import_raises, "output_routes": _output_routes,
     "output_in_del": _output_in_del, "files_made": _files, "exception_str_hangs": _exception_str,
     "exception_group": _exception_group, "module_impostor": _module_impostor,
+    "finalizer_left_on_a_stdlib_module": _finalizer_left,
 }
 
 

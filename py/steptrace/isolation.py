@@ -73,6 +73,7 @@ class CleanRun:
             "settings": _interpreter_settings(),
             "stdlib": _stdlib_namespaces(),
         }
+        self._shared_put_back = False
         self._warnings = warnings.catch_warnings()
         self._warnings.__enter__()               # also resets "once" registries for this run
         self.forget_lesson_modules()
@@ -83,6 +84,19 @@ class CleanRun:
         os.environ["TMPDIR"] = self.temp_dir
         os.chdir(self.work_dir)
         return self
+
+    def put_back_shared_state(self) -> None:
+        """Builtins, the standard modules' namespaces and the interpreter's settings as they were: what
+        the program displaced there is let go now. The runner calls this while output is still captured,
+        so a finalizer of one of those objects prints into the run's output (and again at the end, which
+        then finds nothing to do)."""
+        if self._shared_put_back:
+            return
+        self._shared_put_back = True
+        saved = self._saved
+        _restore_mapping(vars(builtins), saved["builtins"])
+        _restore_interpreter_settings(saved["settings"])
+        _restore_namespaces(saved["stdlib"])
 
     def lift_recursion_limit(self) -> None:
         """Once the program's code has stopped: at least the limit the run started with, so the recorder's
@@ -117,7 +131,7 @@ class CleanRun:
                 del sys.modules[name]
         sys.modules.update(modules)
         self.forget_lesson_modules()
-        _restore_mapping(vars(builtins), saved["builtins"])
+        self.put_back_shared_state()
         _restore_mapping(os.environ, saved["environ"])
         tempfile.tempdir = saved["tempdir"]
         enabled, threshold, callbacks = saved["gc"]
@@ -127,8 +141,6 @@ class CleanRun:
         sys.displayhook, sys.excepthook, sys.breakpointhook = saved["hooks"]
         _restore_logging(saved["logging"])
         _restore_monitoring_tools(saved["tools"])
-        _restore_interpreter_settings(saved["settings"])
-        _restore_namespaces(saved["stdlib"])
         if saved["cwd"] is not None:
             try:
                 os.chdir(saved["cwd"])
@@ -269,11 +281,25 @@ def _restore_namespace(module: types.ModuleType, saved: dict) -> None:
         return
     if not all(type(key) is str for key in current):
         return                              # a key of the program's: any lookup could run its __eq__
+    modules = sys.modules
+    others = _STREAMS if module is sys else ()   # the output capture's, put back by it
     for key in [key for key in current if key not in saved]:
+        # A submodule imported during the run binds itself on its package, and stays imported: the
+        # binding stays too, or the next run's `import logging.handlers` would find no attribute.
+        if type(current[key]) is types.ModuleType and modules.get(f"{_module_name(module)}.{key}") is current[key]:
+            continue
         del current[key]
     for key, value in saved.items():
-        if current.get(key, saved) is not value:
+        if current.get(key, saved) is not value and key not in others:
             current[key] = value
+
+
+_STREAMS = ("stdout", "stderr", "__stdout__", "__stderr__")
+
+
+def _module_name(module: types.ModuleType) -> str:
+    name = _module_attribute(module, "__name__")
+    return name if type(name) is str else ""
 
 
 def _cwd() -> str | None:

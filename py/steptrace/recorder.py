@@ -91,7 +91,7 @@ class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
     __slots__ = ("id", "code", "seen", "serial", "local", "line", "last", "epoch", "plans", "scalars", "loops",
-                 "pure_loops", "stepping", "can_be_cheap", "proxy")
+                 "pure_loops", "stepping", "can_be_cheap")
 
     def __init__(self, frame_id: int, code: Any, plans: tuple[dict, dict, bool]) -> None:
         self.id = frame_id
@@ -108,11 +108,6 @@ class FrameState:
         self.local = None                  # settrace: the bound local trace function
         self.line = 0                      # last line seen, for events that come without one
         self.scalars: set[str] = set()     # names `seen` knows hold an exact scalar (no signature)
-        # 3.13+: the frame's `f_locals` view (PEP 667), kept while the frame runs: making one costs
-        # ~0.25 µs in Pyodide, a fifth of a cheap step. It holds the frame, so it is dropped whenever
-        # the frame stops running (a return, yield or unwind; `enter` and `leave` both clear it) and
-        # never outlives the run: a frame kept alive would delay its locals' finalizers.
-        self.proxy = None
 
 
 # Plans depend only on what a code object's bytecode says, so they are kept across runs by that content
@@ -278,7 +273,6 @@ class Recorder:
             index = self._event(CALL, line, state.id, checked=False)
         state.line = line
         state.stepping = None
-        state.proxy = None
         self.stack.append(state)
         try:
             self._locals(state, frame, index)
@@ -368,8 +362,6 @@ class Recorder:
         except BaseException:
             self._repair(state)
             raise
-        finally:
-            state.proxy = None                      # the frame stops running: let it go
         self._ended(state, id(frame), unwinding, suspended, preview)
         if self.stop_reason is not None and self.raise_in_callbacks:
             raise LimitReached(self.stop_reason)
@@ -433,8 +425,6 @@ class Recorder:
     def finish(self) -> None:
         """Close the frames the run left open (innermost first), so calls and returns balance."""
         self._repair(None)
-        for state in self.live.values():
-            state.proxy = None
         while self.stack:
             state = self.stack.pop()
             self._event(RETURN, state.line, state.id, checked=False)
@@ -467,12 +457,10 @@ class Recorder:
     def _locals_named(self, state: FrameState, frame: FrameType, index: int, names: frozenset[str]) -> None:
         """After a pure line: look only at the names it wrote (a step costs a few names, not all)."""
         seen = state.seen
-        proxy = state.proxy
-        if proxy is None:
-            proxy = frame.f_locals
-            if LIVE_LOCALS:
-                state.proxy = proxy
-        get = proxy.get
+        # A frame's f_locals view is made afresh at each look (~0.25 µs in Pyodide): one kept between
+        # events would keep its frame, and the frame's locals, alive past an end the recorder never
+        # hears of (the program switched tracing off; a return callback the recursion limit refused).
+        get = frame.f_locals.get
         chunk = self.table.current
         count = 0
         removed = None
@@ -553,11 +541,7 @@ class Recorder:
         # The frame's first delta in this chunk holds all its names (the chunk replays alone): then
         # the walk below only brings `seen` up to date, and every name is written once after it.
         full = state.serial != self.table.serial
-        current = state.proxy
-        if current is None:
-            current = frame.f_locals
-            if LIVE_LOCALS:
-                state.proxy = current
+        current = frame.f_locals
         hidden = 0
         odd = False
         kind = type(current)
@@ -670,8 +654,8 @@ def _same_number(old: Any, new: Any) -> bool:
 _thread_count = _thread._count
 # Pyodide cannot start a thread (tests/test_recorder_pyodide.py checks it): no need to count them per step.
 NO_THREADS = sys.platform == "emscripten"
-# From 3.13 `frame.f_locals` is a live view of a function's variables (PEP 667): one per running frame
-# can be kept (`FrameState.proxy`). Before, it is a dict copied at each read, so it is read afresh.
+# From 3.13 `frame.f_locals` is a view of a function's variables (PEP 667); before, a dict that CPython
+# refreshes from the frame at every trace event (and that `locals()` returns).
 LIVE_LOCALS = sys.version_info >= (3, 13)
 
 

@@ -196,6 +196,7 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
             found = run_files.collect(run.temp_dir, run.work_dir)
             # The run's objects go now, so their finalizers' output is still this run's.
             run.forget_lesson_modules()
+            run.put_back_shared_state()
             recorder.values.previewer.forget()
             exceptions.forget()
             namespace.clear()
