@@ -725,3 +725,31 @@ def test_previews_of_a_big_changing_graph_are_bounded_not_only_events(tmp_path, 
     assert doc["gap"] is not None and doc["stats"]["kept"] < doc["stats"]["events"]
     assert shown <= 1.2 * 30_000, shown       # full snapshots at each chunk's start are not counted
     check_document(doc)
+
+
+CHANGING_TEXT = '''\
+def shift(n):
+    text = "a" * 300
+    for i in range(n):
+        text = text[1:] + chr(97 + i % 26)
+        try:
+            raise ValueError(str(i) + "x" * 1000)
+        except ValueError:
+            pass
+    return len(text)
+'''
+
+
+def test_long_texts_and_exception_messages_weigh_by_their_length(tmp_path, monkeypatch):
+    """A string preview is one node but ~550 bytes, an exception's message up to 2,000 characters: both
+    count by their text against the same bound, so the kept trace stays about as big as the budget says."""
+    from steptrace import recorder
+    monkeypatch.setattr(recorder, "PREVIEW_NODES", 30_000)
+    (tmp_path / "changing_text.py").write_text(CHANGING_TEXT, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    text = run_case("changing_text.py", "changing_text", "from changing_text import shift\n", "shift(20_000)\n",
+                    backend="settrace")
+    doc = json.loads(text)
+    assert doc["end"]["status"] == "returned" and doc["gap"] is not None
+    assert len(text) < 30_000 * 70 * 1.5, len(text)      # ~70 bytes of JSON a node
+    check_document(doc)

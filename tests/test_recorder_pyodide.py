@@ -65,6 +65,25 @@ def test_pyodide_cannot_start_a_thread(pyodide):
     assert answer == [True, "can't start new thread"], answer
 
 
+def test_a_tool_the_program_freed_leaves_no_callback_behind(pyodide):
+    """The program frees the recorder's sys.monitoring tool mid-run: the run still ends as untraced, and
+    after it no event or callback of that id is left (before 3.14 free_tool_id kept both, holding the
+    recorder alive; the backend takes the id back to clear them)."""
+    code = (
+        "import json, os, sys\nfrom steptrace.runner import run_case\n"
+        "os.makedirs('/tmp/freed', exist_ok=True)\n"
+        "open('/tmp/freed/freed_tool.py', 'w').write('import sys\\ndef main():\\n    a = 1\\n"
+        "    sys.monitoring.free_tool_id(0)\\n    b = 2\\n    return a + b\\n')\n"
+        "sys.path.insert(0, '/tmp/freed')\n"
+        "doc = json.loads(run_case('freed_tool.py', 'freed_tool', 'from freed_tool import main', 'main()',"
+        " backend='monitoring'))\n"
+        "sys.monitoring.use_tool_id(0, 'probe')\n"
+        "left = [sys.monitoring.get_events(0), sys.monitoring.register_callback(0, sys.monitoring.events.LINE, None)]\n"
+        "sys.monitoring.free_tool_id(0)\n"
+        "result = json.dumps([doc['end']['status'], left])")
+    assert pyodide.run_json(code) == ["returned", [0, None]]
+
+
 @pytest.mark.parametrize("function, case", CASES)
 def test_golden_lesson_trace(pyodide, function, case):
     doc = lesson_trace(pyodide, function, case)

@@ -214,8 +214,13 @@ class MonitoringBackend:
         tool, self.tool = self.tool, None
         codes = list(self.codes.values())
         self.codes.clear()
-        if monitoring.get_tool(tool) != TOOL_NAME:
-            return      # the program freed our tool (and may hold the id itself now): nothing of ours is left
+        owner = monitoring.get_tool(tool)
+        if owner is None:
+            # The program freed our tool: before 3.14 our callbacks and events stay registered (and keep
+            # this recorder alive), so the id is taken back to clear them.
+            monitoring.use_tool_id(tool, TOOL_NAME)
+        elif owner != TOOL_NAME:
+            return      # the program took the id for itself: it is not ours to clear
         for code in codes:
             monitoring.set_local_events(tool, code, 0)
         release_tool(tool)

@@ -119,6 +119,8 @@ _REPR_ALLOWED = {
 # `is_safe` is an enum member its repr never shows). The others: every field.
 _REPR_READS = {"UUID": ("int",), "Fraction": ("_numerator", "_denominator"), "IPv4Address": ("_ip",),
                "IPv6Address": ("_ip", "_scope_id")}
+_PATHS = frozenset(("PurePath", "PurePosixPath", "PureWindowsPath", "Path", "PosixPath", "WindowsPath"))
+_PATH_FIELDS_311 = ("_drv", "_root", "_parts", "_str")
 
 
 def yielded(value: object) -> object:
@@ -730,9 +732,30 @@ class Previewer:
             if info.name in ("datetime", "time") and _type_flags(cls) & _IMMUTABLE_TYPE:
                 zone = _type_dict(cls)["tzinfo"].__get__(value)
                 return f"<{info.name} with tzinfo {_type_name(type(zone))}>"
+            text = self._posix_path_text(value, info)
+            if text is not None:
+                return cut(f"{info.name}({text!r})")
             return f"<{info.name} object>"
         text = repr(value)
         return cut(text) if type(text) is str else f"<{info.name} object>"
+
+    def _posix_path_text(self, value: object, info: TypeInfo) -> str | None:
+        """A posix path's text before pathlib has cached it (3.12+), where its raw segments are exact
+        str already in normal form ('a/b', '/tmp', 'x'): what `str(path)` would make of them (an absolute
+        segment starts afresh), made here without calling os.path. None for any other."""
+        if info.name not in ("PurePosixPath", "PosixPath"):
+            return None
+        raw = dict(self.stored_fields(value, info)).get("_raw_paths")
+        if type(raw) is not list or not raw or len(raw) > _PLAIN_ITEMS_READ:
+            return None
+        text = ""
+        for segment in raw:
+            if type(segment) is not str or not segment or "//" in segment or "." in segment.split("/") \
+                    or (segment.endswith("/") and segment != "/"):
+                return None
+            text = segment if segment.startswith("/") or not text else \
+                text + segment if text.endswith("/") else text + "/" + segment
+        return text
 
     def _parts_plain(self, value: object, info: TypeInfo) -> bool:
         """Does everything `value`'s repr reads hold exact scalars (or flat tuples and lists of them)?
@@ -740,9 +763,16 @@ class Previewer:
         cls = type(value)
         name = info.name
         if not _type_flags(cls) & _IMMUTABLE_TYPE:
+            fields = self.stored_fields(value, info)
+            if name in _PATHS:
+                stored = dict(fields)
+                if "_raw_paths" in stored:
+                    # 3.12+: the repr returns the cached text; computing it would call os.path's join,
+                    # a module function the program may have replaced.
+                    return type(stored.get("_str")) is str
+                fields = [(key, field) for key, field in fields if key in _PATH_FIELDS_311]   # joined in C
             read = _REPR_READS.get(name)
-            return all(_plain(field) for field_name, field in self.stored_fields(value, info)
-                       if read is None or field_name in read)
+            return all(_plain(field) for field_name, field in fields if read is None or field_name in read)
         members = _type_dict(cls)
         if name == "slice":
             return all(_plain(members[part].__get__(value)) for part in ("start", "stop", "step"))

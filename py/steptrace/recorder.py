@@ -67,7 +67,7 @@ from .loop_effects import Loop
 from .loop_effects import loops as loop_plans
 from .previews import yielded
 from .table import EventTable
-from .values import NUMBERS, ValuePool
+from .values import NUMBERS, TEXT_PER_NODE, ValuePool
 
 _float_repr = float.__repr__
 _NONE = type(None)
@@ -77,6 +77,9 @@ TIME_CHECK_MASK = 255                           # look at the clock every 256 ev
 CALL, LINE, RETURN, EXCEPTION = b"clrx"              # event kinds, as the table stores them
 SAFE_INT = 2 ** 53                              # ints inside it are kept raw (exact in a JS number)
 FAULTS_KEPT = 20
+
+
+EARLY_CLOSE_EVENTS = 64     # events a chunk holds before its preview nodes may close it early
 
 
 class LimitReached(BaseException):
@@ -213,7 +216,11 @@ class Recorder:
         if self._room <= 0:
             table = self.table
             filled = len(table.current.kinds)
-            if filled >= table.chunk_size or filled and self.values.weight >= self.values.weight_cap:
+            # A chunk holding its share of preview nodes closes early, once it has a few events: its
+            # first looks may be full snapshots as big as the share (they must not close it at once).
+            heavy = self.values.weight >= self.values.weight_cap
+            early = min(EARLY_CLOSE_EVENTS, table.chunk_size)
+            if filled >= table.chunk_size or heavy and filled >= early:
                 table.current.weight = self.values.weight
                 base = self.values.base + len(self.values.items)
                 for forgotten in table.rotate(index, self.calls):
@@ -221,7 +228,8 @@ class Recorder:
                 table.current.value_base = base
                 self.values.use(table.current.values, base)
                 self.epoch += 1         # in the tail a frame's first look in a chunk is a full snapshot
-            self._room = table.chunk_size - len(table.current.kinds)
+                filled, heavy = 0, False
+            self._room = (early if heavy else table.chunk_size) - filled
         self._room -= 1
         chunk = self.table.current
         chunk.kinds.append(kind)
@@ -419,6 +427,7 @@ class Recorder:
         description = describe_exception(error)
         self.last_exception = (description, line)
         self.table.current.exceptions.append((index, description))
+        self.values.weigh(1 + len(description["message"]) // TEXT_PER_NODE)
         if self.stop_reason is not None and self.raise_in_callbacks and type(error) is not LimitReached:
             raise LimitReached(self.stop_reason)
 

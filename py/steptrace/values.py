@@ -28,6 +28,8 @@ from .previews import EXACT_SCALARS, STR_CAP, Previewer, Snap
 from .snap_check import SnapCheck
 
 NUMBERS = frozenset(map(id, (int, float, bool, type(None))))
+# Characters of text counted as one preview node (~70 bytes of JSON a node) against a chunk's share.
+TEXT_PER_NODE = 64
 # How many earlier previews with the same short repr a new one is compared with (`ValuePool.intern`).
 SAME_TEXT_KEPT = 8
 
@@ -64,7 +66,8 @@ class ValuePool:
         self.items, self.base, self._index, self._by_text, self._kept = items, base, {}, {}, []
         self.weight = 0
 
-    def _added(self, nodes: int) -> None:
+    def weigh(self, nodes: int) -> None:
+        """Count `nodes` against the current chunk's share (a preview taken in, an exception's text)."""
         before = self.weight
         self.weight = before + nodes
         if before < self.weight_cap <= self.weight and self.on_heavy is not None:
@@ -99,7 +102,9 @@ class ValuePool:
                     self._by_text[preview["r"]] = [len(self.items)]
             ref = self._index[id(preview)] = len(self.items)
             self.items.append(preview)
-            self._added(nodes)
+            if nodes == 1:      # a text-like preview weighs by its text (a 200-character str ~ 8 nodes)
+                nodes += (len(preview["r"]) + len(preview.get("v", ""))) // TEXT_PER_NODE
+            self.weigh(nodes)
         return ref + self.base
 
     def preview(self, value: object, failed: Snap | None = None) -> tuple[dict, Snap | None]:
