@@ -396,7 +396,7 @@ class Recorder:
             stack.remove(state)
 
     def _ended(self, state: FrameState, key: int | None, unwinding: bool, suspended: bool,
-               preview: dict | None, stopped: bool = False) -> None:
+               preview: dict | None, stopped: bool = False, unseen: bool = False) -> None:
         if suspended:
             return
         if key is not None:
@@ -407,7 +407,9 @@ class Recorder:
                     del self.live[frame_key]
         self.table.current.ended.append(state.id)
         if self.frames.get(state.id, [None, 0])[1] is None:
-            if stopped or (unwinding and self.stop_reason is not None):
+            if unseen:
+                self.outcome = (state.id, "unseen", None)
+            elif stopped or (unwinding and self.stop_reason is not None):
                 self.outcome = (state.id, "stopped", None)
             elif unwinding:
                 self.outcome = (state.id, "raised", self.last_exception)
@@ -431,13 +433,16 @@ class Recorder:
         if self.stop_reason is not None and self.raise_in_callbacks and type(error) is not LimitReached:
             raise LimitReached(self.stop_reason)
 
-    def finish(self) -> None:
-        """Close the frames the run left open (innermost first), so calls and returns balance."""
+    def finish(self, returned: bool = False) -> None:
+        """Close the frames the run left open (innermost first), so calls and returns balance.
+        `returned`: the entry ended normally, so a frame still open with no stop of ours had its end go
+        unheard (the program switched tracing off): its outcome is "unseen", not an unwind."""
         self._repair(None)
+        unseen = returned and self.stop_reason is None
         while self.stack:
             state = self.stack.pop()
             self._event(RETURN, state.line, state.id, checked=False)
-            self._ended(state, None, True, False, None, stopped=self.stop_reason is not None)
+            self._ended(state, None, True, False, None, stopped=self.stop_reason is not None, unseen=unseen)
 
     def stdout(self, text: str, stream: str) -> None:
         self.table.current.stdout.append((self.count - 1, text, stream))

@@ -190,7 +190,7 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
                 run.lift_recursion_limit()      # the teardown below must not run under a program's tiny limit
                 _disarm(deadline)
             elapsed = (time.perf_counter() - started) * 1000
-            recorder.finish()
+            recorder.finish(returned=error is None)
             end = _end(error, recorder, filename, elapsed, fault)
             del error
             found = run_files.collect(run.temp_dir, run.work_dir)
