@@ -38,7 +38,7 @@ from operator import is_, itemgetter
 from .previews import LENGTH, NESTED_STR_CAP, NUMBER_TEXT, REPR_CAP, STR_CAP, Previewer, Snap, shown_items
 
 _str_len, _str_slice = str.__len__, str.__getitem__
-_dict_len, _dict_iter, _dict_values = dict.__len__, dict.__iter__, dict.values
+_dict_len, _dict_iter, _dict_values, _dict_items = dict.__len__, dict.__iter__, dict.values, dict.items
 _list_len, _list_slice = list.__len__, list.__getitem__
 _tuple_slice = tuple.__getitem__
 _chain = chain.from_iterable
@@ -77,18 +77,18 @@ class SnapCheck:
             elif base is dict:
                 if _dict_len(value) != snap.size:
                     return False
-                # Keys, then values, alternate in `ids`: one key more when the walk ran out before its value.
-                keys = list(islice(_dict_iter(value), (len(ids) + 1) >> 1))
-                vals = list(islice(_dict_values(value), len(ids) >> 1))
-                if list(map(id, keys)) != ids[0::2] or list(map(id, vals)) != ids[1::2]:
+                # Keys, then values, alternate in `ids` (one key more when the walk ran out before its
+                # value), as they do in the dict's items laid flat: one C-level pass reads them all.
+                flat = list(_chain(_dict_items(value))) if len(ids) == 2 * snap.size else \
+                    list(islice(_chain(_dict_items(value)), len(ids)))
+                if list(map(id, flat)) != ids:
                     return False
                 if snap.nodes >= WIDE:
                     plan = _plan(snap)
                     if plan.from_values:
-                        return self._levels(plan.first(vals), plan, depth + 1)
+                        return self._levels(plan.first(flat[1::2]), plan, depth + 1)
                 for position, kid in snap.kids:     # the ids matched: only the kids' insides are left
-                    if not self._holds(vals[position >> 1] if position & 1 else keys[position >> 1], kid,
-                                       depth + 1):
+                    if not self._holds(flat[position], kid, depth + 1):
                         return False
                 return True
             else:
