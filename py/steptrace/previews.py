@@ -163,7 +163,7 @@ class TypeInfo:
     slots would keep theirs alive (a program's weak reference to a class must die as untraced), so
     only the classes that own them are kept, weakly, and the descriptors fetched when used."""
 
-    __slots__ = ("ref", "name", "size", "heap", "kind", "base", "fields", "dict_owner", "slots")
+    __slots__ = ("ref", "name", "size", "heap", "kind", "base", "fields", "dict_owner", "slots", "str_keys")
 
     def __init__(self, cls: type) -> None:
         self.ref = _weak(cls)
@@ -177,6 +177,9 @@ class TypeInfo:
         self.fields: tuple = ()
         self.dict_owner = None              # weakly: the class whose `__dict__` descriptor reads it
         self.slots: list[tuple[str, object]] = []    # (name, the owning class, weakly)
+        # Only str keys in every class dict (nearly always): a lookup by name there compares no key of
+        # the program's, so `stored_fields` may use a plain `get` (`named` checks every key first).
+        self.str_keys = all(all(map(is_, map(type, mapping), repeat(str))) for mapping in dicts)
         for klass, mapping in zip(mro, dicts, strict=True):
             descr = named(mapping, "__dict__")
             if self.dict_owner is None and type(descr) is _GetSet:
@@ -260,6 +263,10 @@ def named(mapping: object, key: str) -> object:
         if type(found) is str and found == key:
             return value
     return None
+
+
+def _get(mapping: object, key: str) -> object:
+    return mapping.get(key)
 
 
 def _loaded(name: str) -> dict:
@@ -693,7 +700,8 @@ class Previewer:
         """(name, value) of what the instance stores: its `__dict__`, then its slots (a dataclass:
         its fields first), read through C descriptors only."""
         pairs: list[tuple[str, object]] = []
-        descr = None if info.dict_owner is None else named(_type_dict(info.dict_owner()), "__dict__")
+        lookup = _get if info.str_keys else named
+        descr = None if info.dict_owner is None else lookup(_type_dict(info.dict_owner()), "__dict__")
         if type(descr) is _GetSet:
             try:
                 stored = descr.__get__(value)
@@ -704,7 +712,7 @@ class Previewer:
                 for k, v in zip(keys, islice(_dict_values(stored), len(keys)), strict=False):
                     pairs.append((k if type(k) is str else f"[{_short_key(k)}]", v))
         for name, owner in info.slots:
-            member = named(_type_dict(owner()), name)
+            member = lookup(_type_dict(owner()), name)
             if type(member) is not _Member:
                 continue
             try:

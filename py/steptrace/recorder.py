@@ -548,7 +548,7 @@ class Recorder:
         scalars = state.scalars
         values = self.values
         items, base = values.items, values.base
-        same = values.same
+        same = values.check.holds                 # `ValuePool.same`, one call less per container
         chunk = self.table.current
         set_names, set_refs = chunk.set_names, chunk.set_refs
         count = 0
