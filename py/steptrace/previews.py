@@ -96,6 +96,7 @@ _odict_iter = OrderedDict.__iter__
 _exc_args = BaseException.__dict__["args"].__get__
 _function_qualname = types.FunctionType.__dict__["__qualname__"].__get__
 _GetSet, _Member = types.GetSetDescriptorType, types.MemberDescriptorType
+_int_format = int.__format__
 _memoryview_nbytes = memoryview.__dict__["nbytes"].__get__
 _memoryview_format = memoryview.__dict__["format"].__get__
 
@@ -115,12 +116,6 @@ _REPR_ALLOWED = {
 }
 
 
-# The fields the repr of a Python-written one of them reads, where that is not all it stores (a UUID's
-# `is_safe` is an enum member its repr never shows). The others: every field.
-_REPR_READS = {"UUID": ("int",), "Fraction": ("_numerator", "_denominator"), "IPv4Address": ("_ip",),
-               "IPv6Address": ("_ip", "_scope_id")}
-_PATHS = frozenset(("PurePath", "PurePosixPath", "PureWindowsPath", "Path", "PosixPath", "WindowsPath"))
-_PATH_FIELDS_311 = ("_drv", "_root", "_parts", "_str")
 
 
 def yielded(value: object) -> object:
@@ -163,7 +158,7 @@ class TypeInfo:
     slots would keep theirs alive (a program's weak reference to a class must die as untraced), so
     only the classes that own them are kept, weakly, and the descriptors fetched when used."""
 
-    __slots__ = ("ref", "name", "size", "heap", "kind", "base", "fields", "dict_owner", "slots", "str_keys")
+    __slots__ = ("ref", "name", "size", "heap", "kind", "base", "fields", "dict_owner", "slots")
 
     def __init__(self, cls: type) -> None:
         self.ref = _weak(cls)
@@ -177,9 +172,6 @@ class TypeInfo:
         self.fields: tuple = ()
         self.dict_owner = None              # weakly: the class whose `__dict__` descriptor reads it
         self.slots: list[tuple[str, object]] = []    # (name, the owning class, weakly)
-        # Only str keys in every class dict (nearly always): a lookup by name there compares no key of
-        # the program's, so `stored_fields` may use a plain `get` (`named` checks every key first).
-        self.str_keys = all(all(map(is_, map(type, mapping), repeat(str))) for mapping in dicts)
         for klass, mapping in zip(mro, dicts, strict=True):
             descr = named(mapping, "__dict__")
             if self.dict_owner is None and type(descr) is _GetSet:
@@ -265,10 +257,6 @@ def named(mapping: object, key: str) -> object:
     return None
 
 
-def _get(mapping: object, key: str) -> object:
-    return mapping.get(key)
-
-
 def _loaded(name: str) -> dict:
     """The namespace of the module `name` if it is imported, else {} (never imports it)."""
     modules = sys.modules
@@ -278,6 +266,39 @@ def _loaded(name: str) -> dict:
 _PLAIN = frozenset(map(id, (int, float, complex, bool, type(None), str, bytes)))
 _FLAT = frozenset(map(id, (tuple, list, frozenset)))
 _PLAIN_ITEMS_READ = 64
+
+
+def _posix_path_text(fields: dict) -> str | None:
+    """What `str(path)` gives for a posix path with these stored fields, made from them the way pathlib
+    does (never by calling it, nor os.path, which a program may patch): its cached text, else its parsed
+    drive, root and parts (3.12+ `_tail_cached`, 3.11 `_parts`), else its raw segments (3.12+) joined and
+    parsed. None when the fields are not exact str."""
+    text = fields.get("_str")
+    if type(text) is str:
+        return text
+    drive, root = fields.get("_drv"), fields.get("_root")
+    if type(drive) is str and type(root) is str:
+        tail = fields.get("_tail_cached")
+        if tail is None and type(fields.get("_parts")) is list:       # 3.11: the parts hold drive + root first
+            parts = fields["_parts"]
+            tail = parts[1:] if drive or root else parts
+        if type(tail) is list and len(tail) <= _PLAIN_ITEMS_READ and all(type(part) is str for part in tail):
+            return drive + root + "/".join(tail) or "."
+    raw = fields.get("_raw_paths")
+    if type(raw) is not list or len(raw) > _PLAIN_ITEMS_READ or not all(type(segment) is str for segment in raw):
+        return None
+    # os.path.join of the segments, then pathlib's parse (posixpath.splitroot, '.' and empty parts dropped)
+    path = raw[0] if raw else ""
+    for segment in raw[1:]:
+        path = segment if segment.startswith("/") else \
+            path + segment if not path or path.endswith("/") else path + "/" + segment
+    if path[:1] != "/":
+        root, rest = "", path
+    elif path[1:2] != "/" or path[2:3] == "/":
+        root, rest = "/", path.lstrip("/")
+    else:
+        root, rest = "//", path[2:]
+    return root + "/".join([part for part in rest.split("/") if part and part != "."]) or "."
 
 
 def _plain(value: object) -> bool:
@@ -361,10 +382,6 @@ class Previewer:
         self._snap: Snap | None = None       # the snap of the node just previewed (None: a scalar)
         self._reuse: tuple | None = None     # the root's previous preview, by position (`_reusable`)
         self._cycles = 0                     # cycle marks made by the current walk
-        # The builtins as this previewer found them (a recorder's: before the run): an allowlisted repr
-        # written in Python looks builtins up as it runs, so it is called only while they are these.
-        self._builtins = _loaded("builtins")
-        self._builtin_values = list(self._builtins.values())
 
     # -- entry points ---------------------------------------------------------------------
     def preview(self, value: object) -> dict:
@@ -700,8 +717,18 @@ class Previewer:
         """(name, value) of what the instance stores: its `__dict__`, then its slots (a dataclass:
         its fields first), read through C descriptors only."""
         pairs: list[tuple[str, object]] = []
-        lookup = _get if info.str_keys else named
-        descr = None if info.dict_owner is None else lookup(_type_dict(info.dict_owner()), "__dict__")
+        plain: dict[int, bool] = {}     # per class: only str keys in its dict, asked once per call
+
+        def lookup(klass: type, key: str) -> object:
+            # A class dict may hold a key of the program's (even after the class was made), so whether
+            # a plain `get` compares none is asked now, once a class (`named` would ask every lookup).
+            mapping = _type_dict(klass)
+            only_str = plain.get(id(klass))
+            if only_str is None:
+                only_str = plain[id(klass)] = all(map(is_, map(type, mapping), repeat(str)))
+            return mapping.get(key) if only_str else named(mapping, key)
+
+        descr = None if info.dict_owner is None else lookup(info.dict_owner(), "__dict__")
         if type(descr) is _GetSet:
             try:
                 stored = descr.__get__(value)
@@ -712,7 +739,7 @@ class Previewer:
                 for k, v in zip(keys, islice(_dict_values(stored), len(keys)), strict=False):
                     pairs.append((k if type(k) is str else f"[{_short_key(k)}]", v))
         for name, owner in info.slots:
-            member = lookup(_type_dict(owner()), name)
+            member = lookup(owner(), name)
             if type(member) is not _Member:
                 continue
             try:
@@ -725,62 +752,52 @@ class Previewer:
         return pairs
 
     def _stdlib_repr(self, value: object, info: TypeInfo) -> str:
-        """An allowlisted stdlib value's own repr, called only where it runs none of the program's code:
-        a repr written in Python (pathlib, uuid, ipaddress, fractions; a class the program could also
-        patch) only while the builtins are untouched; and only while the parts the repr reads are
-        plain (`_parts_plain`): a slice of the program's objects, a pattern compiled from a str
-        subclass or a UUID made from an int subclass would reach their methods."""
+        """An allowlisted stdlib value's text, made without running any of the program's code. A C
+        type's own repr, only while the parts it reads are plain (`_parts_plain`: a slice of the program's
+        objects or a pattern over a str subclass would reach their methods). A class written in Python
+        (fractions, uuid, ipaddress, pathlib) is never asked at all, since a program may patch its
+        methods (or the module functions they call, as 3.12+ paths call os.path.join): its text is made
+        here from its fields, as its repr makes it (`_written_text`)."""
         cls = type(value)
-        if not _type_flags(cls) & _IMMUTABLE_TYPE:      # a class written in Python
-            values = self._builtin_values
-            current = self._builtins
-            if len(current) != len(values) or not all(map(is_, current.values(), values)):
-                return f"<{info.name} object>"
+        if not _type_flags(cls) & _IMMUTABLE_TYPE:
+            text = self._written_text(value, info)
+            return cut(text) if text is not None else f"<{info.name} object>"
         if not self._parts_plain(value, info):
-            if info.name in ("datetime", "time") and _type_flags(cls) & _IMMUTABLE_TYPE:
+            if info.name in ("datetime", "time"):
                 zone = _type_dict(cls)["tzinfo"].__get__(value)
                 return f"<{info.name} with tzinfo {_type_name(type(zone))}>"
-            text = self._posix_path_text(value, info)
-            if text is not None:
-                return cut(f"{info.name}({text!r})")
             return f"<{info.name} object>"
         text = repr(value)
         return cut(text) if type(text) is str else f"<{info.name} object>"
 
-    def _posix_path_text(self, value: object, info: TypeInfo) -> str | None:
-        """A posix path's text before pathlib has cached it (3.12+), where its raw segments are exact
-        str already in normal form ('a/b', '/tmp', 'x'): what `str(path)` would make of them (an absolute
-        segment starts afresh), made here without calling os.path. None for any other."""
-        if info.name not in ("PurePosixPath", "PosixPath"):
-            return None
-        raw = dict(self.stored_fields(value, info)).get("_raw_paths")
-        if type(raw) is not list or not raw or len(raw) > _PLAIN_ITEMS_READ:
-            return None
-        text = ""
-        for segment in raw:
-            if type(segment) is not str or not segment or "//" in segment or "." in segment.split("/") \
-                    or (segment.endswith("/") and segment != "/"):
-                return None
-            text = segment if segment.startswith("/") or not text else \
-                text + segment if text.endswith("/") else text + "/" + segment
-        return text
+    def _written_text(self, value: object, info: TypeInfo) -> str | None:
+        """The repr of a Python-written allowlisted value, made from its stored fields (exact ints and
+        str only); None when they are not what that class stores (then the value shows as an object)."""
+        fields = dict(self.stored_fields(value, info))
+        name = info.name
+        if name == "Fraction":
+            numerator, denominator = fields.get("_numerator"), fields.get("_denominator")
+            if type(numerator) is int and type(denominator) is int:
+                return f"Fraction({_int_text(numerator)}, {_int_text(denominator)})"
+        elif name == "UUID":
+            number = fields.get("int")
+            if type(number) is int and 0 <= number < 1 << 128:
+                digits = _int_format(number, "032x")
+                return f"UUID('{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}')"
+        elif name == "IPv4Address":
+            number = fields.get("_ip")
+            if type(number) is int and 0 <= number < 1 << 32:
+                return f"IPv4Address('{number >> 24}.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}')"
+        elif name in ("PurePosixPath", "PosixPath"):
+            text = _posix_path_text(fields)
+            if text is not None:
+                return f"{name}({text!r})"
+        return None
 
     def _parts_plain(self, value: object, info: TypeInfo) -> bool:
-        """Does everything `value`'s repr reads hold exact scalars (or flat tuples and lists of them)?
-        A Python-written class: every field it stores. A C type: the parts that may hold any object."""
+        """Do the parts a C type's repr reads hold exact scalars (or flat tuples and lists of them)?"""
         cls = type(value)
         name = info.name
-        if not _type_flags(cls) & _IMMUTABLE_TYPE:
-            fields = self.stored_fields(value, info)
-            if name in _PATHS:
-                stored = dict(fields)
-                if "_raw_paths" in stored:
-                    # 3.12+: the repr returns the cached text; computing it would call os.path's join,
-                    # a module function the program may have replaced.
-                    return type(stored.get("_str")) is str
-                fields = [(key, field) for key, field in fields if key in _PATH_FIELDS_311]   # joined in C
-            read = _REPR_READS.get(name)
-            return all(_plain(field) for field_name, field in fields if read is None or field_name in read)
         members = _type_dict(cls)
         if name == "slice":
             return all(_plain(members[part].__get__(value)) for part in ("start", "stop", "step"))

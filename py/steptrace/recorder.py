@@ -94,7 +94,7 @@ class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
     __slots__ = ("id", "code", "seen", "serial", "local", "line", "last", "epoch", "plans", "scalars", "loops",
-                 "pure_loops", "stepping", "can_be_cheap")
+                 "pure_loops", "stepping", "can_be_cheap", "thread")
 
     def __init__(self, frame_id: int, code: Any, plans: tuple[dict, dict, bool]) -> None:
         self.id = frame_id
@@ -111,6 +111,7 @@ class FrameState:
         self.local = None                  # settrace: the bound local trace function
         self.line = 0                      # last line seen, for events that come without one
         self.scalars: set[str] = set()     # names `seen` knows hold an exact scalar (no signature)
+        self.thread = _get_ident()         # a frame of another thread never stands for the entry's call
 
 
 # Plans depend only on what a code object's bytecode says, so they are kept across runs by that content
@@ -141,6 +142,7 @@ class Recorder:
 
     def __init__(self, filename: str, *, max_events: int = DEFAULT_EVENTS, time_limit: float = DIRECT_SECONDS) -> None:
         self.filename = filename
+        self.thread = _get_ident()                  # the run's: its top-level call is the entry's
         self.table = EventTable(max_events, PREVIEW_NODES)
         self.values = ValuePool()
         self.values.use(self.table.current.values)
@@ -406,7 +408,7 @@ class Recorder:
                 if known is state:
                     del self.live[frame_key]
         self.table.current.ended.append(state.id)
-        if self.frames.get(state.id, [None, 0])[1] is None:
+        if self.frames.get(state.id, [None, 0])[1] is None and state.thread == self.thread:
             if unseen:
                 self.outcome = (state.id, "unseen", None)
             elif stopped or (unwinding and self.stop_reason is not None):
@@ -666,6 +668,7 @@ def _same_number(old: Any, new: Any) -> bool:
 
 # Another thread could change a frame's values between its steps: cheap steps need it to be alone.
 _thread_count = _thread._count
+_get_ident = _thread.get_ident
 # Pyodide cannot start a thread (tests/test_recorder_pyodide.py checks it): no need to count them per step.
 NO_THREADS = sys.platform == "emscripten"
 # From 3.13 `frame.f_locals` is a view of a function's variables (PEP 667); before, a dict that CPython

@@ -137,9 +137,7 @@ def looks_checked():
     missed, cheap = [], []
 
     def fresh_previews_agree(recorder, state, frame, index):
-        fresh = previews.Previewer()             # no cache shared with the recorder's...
-        ours = recorder.values.previewer         # ...but the builtins as found before the run, as its
-        fresh._builtins, fresh._builtin_values = ours._builtins, ours._builtin_values
+        fresh = previews.Previewer()             # no cache shared with the recorder's
         current = frame.f_locals
         stale = []
         for local, known in state.seen.items():
@@ -177,10 +175,11 @@ def looks_checked():
 
 
 def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> list:
-    """A traced run under `looks_checked`: its misses."""
+    """A traced run under `looks_checked`: its misses, and any fault of the check itself (the recorder
+    reports an error raised in its callbacks as a fault of its own, so a broken check would pass silently)."""
     with looks_checked() as (missed, _cheap):
-        run(run_case, name, setup, entry, backend=backend)
-    return missed
+        doc, _seconds = run(run_case, name, setup, entry, backend=backend)
+    return missed + [[-1, [f"fault under the check: {text}"]] for text in doc["stats"]["internal_errors"]]
 
 
 def main() -> None:
