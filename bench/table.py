@@ -95,7 +95,7 @@ def overhead_rows(over: dict) -> list[dict]:
     rows = []
     if stdlib:
         rows.append(row("Recorder overhead, stdlib-heavy (time outside the shown file)", b.OVERHEAD_STDLIB,
-                        stdlib["ratio"], fmt_x))
+                        stdlib["ratio"], fmt_x, notes="Stdlib-heavy"))
     if loop:
         rows.append(row("Recorder overhead, loop-heavy shown code (locals every line)", b.OVERHEAD_LOOP,
                         loop["ratio"], fmt_x, notes="Per step"))
