@@ -49,6 +49,7 @@ from builtins import (
 from operator import is_
 
 from .monitor import release_tool
+from .previews import named, only_str_keys
 
 OWN_PACKAGE = __name__.rpartition(".")[0]      # "steptrace": never reloaded
 
@@ -240,7 +241,8 @@ def _umask() -> int | None:
 
 
 def _loaded_module(name: str) -> types.ModuleType | None:
-    module = sys.modules.get(name) if all(type(key) is str for key in sys.modules) else None
+    """The module `name` if it is imported (looked up without comparing a key of the program's)."""
+    module = named(sys.modules, name)
     return module if type(module) is types.ModuleType else None
 
 
@@ -279,7 +281,7 @@ def _restore_namespace(module: types.ModuleType, saved: dict) -> None:
     if len(current) == len(saved) and all(map(is_, current, saved)) and all(map(is_, current.values(),
                                                                                  saved.values())):
         return
-    if not all(type(key) is str for key in current):
+    if not only_str_keys(current):
         return                              # a key of the program's: any lookup could run its __eq__
     modules = sys.modules
     others = _STREAMS if module is sys else ()   # the output capture's, put back by it
@@ -311,7 +313,7 @@ def _cwd() -> str | None:
 
 def _logging_state() -> tuple | None:
     """Root logger handlers and level, the known loggers and the global disable level."""
-    logging = sys.modules.get("logging")
+    logging = _loaded_module("logging")
     if logging is None:
         return None
     root = logging.getLogger()
@@ -321,7 +323,7 @@ def _logging_state() -> tuple | None:
 
 def _restore_logging(state: tuple | None) -> None:
     if state is None:
-        logging = sys.modules.get("logging")
+        logging = _loaded_module("logging")
         if logging is not None:           # first imported during the run: drop what it set up
             state = (logging, [], logging.WARNING, {}, 0)
         else:

@@ -116,8 +116,6 @@ _REPR_ALLOWED = {
 }
 
 
-
-
 def yielded(value: object) -> object:
     """What an async generator yielded: CPython hands its tracers the value in a wrapper of its own
     (a static type with no attribute for it, `async_generator_wrapped_value`), which holds the value
@@ -244,12 +242,18 @@ def _module_dict(module: object) -> dict:
     return found if type(found) is dict else {}
 
 
+def only_str_keys(mapping: object) -> bool:
+    """Does `mapping` (a dict or mappingproxy) hold exact str keys only? Then a lookup by a str compares
+    no key of the program's (one C-level pass over the keys)."""
+    return all(map(is_, map(type, mapping), repeat(str)))
+
+
 def named(mapping: object, key: str) -> object:
     """`mapping[key]` or None, where `mapping` is a dict or a class's mappingproxy whose keys the program
     chose (a namespace, a class dict, `sys.modules`): a key of the program's with the hash of `key` would
     have its `__eq__` called by a plain `get`. With only exact str keys (nearly always) `get` compares
     none of the program's code; else the keys are compared one by one, exact str only."""
-    if all(map(is_, map(type, mapping), repeat(str))):
+    if only_str_keys(mapping):
         return mapping.get(key)
     for found, value in mapping.items():
         if type(found) is str and found == key:
@@ -263,7 +267,6 @@ def _loaded(name: str) -> dict:
     return _module_dict(named(modules, name)) if type(modules) is dict else {}
 
 
-_PLAIN = frozenset(map(id, (int, float, complex, bool, type(None), str, bytes)))
 _FLAT = frozenset(map(id, (tuple, list, frozenset)))
 _PLAIN_ITEMS_READ = 64
 
@@ -304,10 +307,10 @@ def _posix_path_text(fields: dict) -> str | None:
 def _plain(value: object) -> bool:
     """An exact scalar, or a short flat tuple, list or frozenset of them: a repr of it runs no program code."""
     kind = id(type(value))
-    if kind in _PLAIN:
+    if kind in EXACT_SCALARS:
         return True
     if kind in _FLAT and len(value) <= _PLAIN_ITEMS_READ:
-        return all(id(type(item)) in _PLAIN for item in value)
+        return all(id(type(item)) in EXACT_SCALARS for item in value)
     return False
 
 
@@ -725,7 +728,7 @@ class Previewer:
             mapping = _type_dict(klass)
             only_str = plain.get(id(klass))
             if only_str is None:
-                only_str = plain[id(klass)] = all(map(is_, map(type, mapping), repeat(str)))
+                only_str = plain[id(klass)] = only_str_keys(mapping)
             return mapping.get(key) if only_str else named(mapping, key)
 
         descr = None if info.dict_owner is None else lookup(info.dict_owner(), "__dict__")

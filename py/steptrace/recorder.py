@@ -365,7 +365,7 @@ class Recorder:
             self._locals(state, frame, index)
             if not unwinding:
                 preview, signature = self.values.preview(yielded(value))
-                ref = self.values.intern(preview, signature.nodes if signature is not None else 1)
+                ref = self.values.intern(preview, signature)
                 chunk = self.table.current
                 chunk.return_event.append(index)
                 chunk.return_ref.append(ref)
@@ -521,7 +521,7 @@ class Recorder:
                 continue
             seen[name] = (token, signature, preview)
             chunk.set_names.append(name)
-            chunk.set_refs.append(values.intern(preview, 1 if signature is None else signature.nodes))
+            chunk.set_refs.append(values.intern(preview, signature))
             count += 1
         if count or removed is not None:
             if removed is not None:
@@ -563,7 +563,7 @@ class Recorder:
         kind = type(current)
         if kind is dict or kind is _LOCALS_VIEW:
             pairs, size, names = current.items(), len(current), current
-        elif _dict_subclass(kind):
+        elif issubclass(kind, dict):      # type's own check: no hook of the class's runs
             # A class body's namespace from a metaclass's `__prepare__`: read through dict's own C
             # methods, never the program's overrides (and never by name: no cheap step, below).
             pairs, size, names = _dict_items(current), _dict_len(current), _dict_iter(current)
@@ -620,7 +620,7 @@ class Recorder:
             seen[name] = (token, signature, preview)
             if not full:
                 set_names.append(name)
-                set_refs.append(values.intern(preview, 1 if signature is None else signature.nodes))
+                set_refs.append(values.intern(preview, signature))
                 count += 1
         removed = None
         if not LIVE_LOCALS and kind is dict and any(map(is_, current.values(), repeat(current))):
@@ -646,7 +646,7 @@ class Recorder:
                     set_refs.append(base + len(items))
                     items.append(known[0])
                 else:
-                    set_refs.append(intern(known[2], 1 if known[1] is None else known[1].nodes))
+                    set_refs.append(intern(known[2], known[1]))
             count = len(seen)
         elif not count and removed is None:
             return
@@ -685,10 +685,6 @@ def _locals_view_type() -> type:
 
 _LOCALS_VIEW = _locals_view_type()
 _dict_items, _dict_len, _dict_iter = dict.items, dict.__len__, dict.__iter__
-
-
-def _dict_subclass(kind: type) -> bool:
-    return issubclass(kind, dict)             # type's own check: no hook of the class's runs
 _gettrace = sys.gettrace
 _gc_callbacks = gc.callbacks                    # the list the collector calls (a program may empty it)
 if hasattr(sys, "monitoring"):

@@ -77,10 +77,10 @@ class ValuePool:
         """Preview of an exact int, float, bool or None."""
         return self.previewer.number(kind, value)
 
-    def intern(self, preview: dict, nodes: int = 1) -> int:
+    def intern(self, preview: dict, signature: Snap | None = None) -> int:
         """Run-wide index of `preview`, adding it to the current list once; structured previews
-        that are equal (deep copies, a value changed back) share one entry. `nodes`: how many the
-        preview shows (its signature's `nodes`), counted against the chunk's share when it is added."""
+        that are equal (deep copies, a value changed back) share one entry. `signature`: the preview's
+        (None for a scalar), whose `nodes` count against the chunk's share when the preview is added."""
         ref = self._index.get(id(preview))
         if ref is None:
             if "items" in preview or "entries" in preview or "fields" in preview:
@@ -102,6 +102,7 @@ class ValuePool:
                     self._by_text[preview["r"]] = [len(self.items)]
             ref = self._index[id(preview)] = len(self.items)
             self.items.append(preview)
+            nodes = 1 if signature is None else signature.nodes
             if nodes == 1:      # a text-like preview weighs by its text (a 200-character str ~ 8 nodes)
                 nodes += (len(preview["r"]) + len(preview.get("v", ""))) // TEXT_PER_NODE
             self.weigh(nodes)
