@@ -753,3 +753,26 @@ def test_long_texts_and_exception_messages_weigh_by_their_length(tmp_path, monke
     assert doc["end"]["status"] == "returned" and doc["gap"] is not None
     assert len(text) < 30_000 * 70 * 1.5, len(text)      # ~70 bytes of JSON a node
     check_document(doc)
+
+
+def test_namespace_packages_of_the_lesson_are_forgotten_with_their_parents(tmp_path, monkeypatch):
+    """A folder without `__init__.py` under the lesson tree is a namespace package with no file. It is
+    forgotten between runs like the rest of the tree: kept while its parent went, the next import below it
+    failed (KeyError), on the first run when the shown module lives in it, on every later run when the
+    setup imports through it."""
+    for folder in ("pkg/sub", "lib/sub"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "lib" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "sub" / "shown.py").write_text("def main():\n    print('ran')\n", encoding="utf-8")
+    (tmp_path / "pkg" / "shown2.py").write_text("def main(h):\n    print(h.VALUE)\n", encoding="utf-8")
+    (tmp_path / "lib" / "sub" / "helper.py").write_text("VALUE = 42\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    cases = [("pkg/sub/shown.py", "pkg.sub.shown", "from pkg.sub.shown import main\n", "main()\n", "ran\n"),
+             ("pkg/shown2.py", "pkg.shown2", "from pkg.shown2 import main\nimport lib.sub.helper as h\n",
+              "main(h)\n", "42\n")]
+    for source, module, setup, entry, printed in cases:
+        for record in (True, False, True):
+            doc = json.loads(run_case(source, module, setup, entry, record=record))
+            assert (doc["end"]["status"], doc["stdout_text"]) == ("returned", printed), doc["end"]
+    assert not [name for name in sys.modules if name.split(".")[0] in ("pkg", "lib")]

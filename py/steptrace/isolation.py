@@ -106,14 +106,29 @@ class CleanRun:
             sys.setrecursionlimit(self._saved["recursion"])
 
     def forget_lesson_modules(self) -> None:
-        """Drop every module loaded from the lesson tree (not the recorder), so imports run afresh."""
+        """Drop every module loaded from the lesson tree (not the recorder), so imports run afresh: those
+        whose file lies in it, the namespace packages (folders without `__init__.py`, no file) whose
+        folders all do, and every submodule of one dropped. A namespace package kept while its parent
+        went would break the next import below it (importlib looks the parent up: KeyError)."""
         root = self.lesson_root + os.sep
+        dropped = []
         for name, module in list(sys.modules.items()):
-            if name == OWN_PACKAGE or name.startswith(OWN_PACKAGE + "."):
+            if type(name) is not str or name == OWN_PACKAGE or name.startswith(OWN_PACKAGE + "."):
                 continue
             path = _module_attribute(module, "__file__")
-            if type(path) is str and _normalized(path).startswith(root):
+            if type(path) is str:
+                inside = _normalized(path).startswith(root)
+            else:
+                folders = _namespace_folders(module)
+                inside = bool(folders) and all(_normalized(folder).startswith(root) for folder in folders)
+            if inside:
                 del sys.modules[name]
+                dropped.append(name + ".")
+        if dropped:
+            prefixes = tuple(dropped)
+            for name in [name for name in sys.modules if type(name) is str and name.startswith(prefixes)]:
+                if not (name == OWN_PACKAGE or name.startswith(OWN_PACKAGE + ".")):
+                    del sys.modules[name]
 
     def __exit__(self, *exc_info: object) -> None:
         saved = self._saved
@@ -185,6 +200,21 @@ def _module_attribute(module: object, name: str) -> object:
     if not any(klass is types.ModuleType for klass in _type_mro(type(module))):   # `in` would call __eq__
         return None
     return _module_type_dict(module).get(name)
+
+
+def _namespace_folders(module: object) -> list[str]:
+    """The folders of a namespace package (importlib's `_NamespacePath`, read from the list it last
+    computed: iterating it would recompute it from sys.path); [] for any other module."""
+    path = _module_attribute(module, "__path__")
+    if type(path).__name__ != "_NamespacePath" or type(path).__module__ not in _IMPORTLIB_MODULES:
+        return []
+    folders = vars(path).get("_path")
+    if type(folders) is not list or not all(type(folder) is str for folder in folders):
+        return []
+    return list(folders)
+
+
+_IMPORTLIB_MODULES = frozenset({"importlib._bootstrap_external", "_frozen_importlib_external"})
 
 
 def _restore_mapping(current, saved: dict) -> None:
