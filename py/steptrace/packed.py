@@ -29,6 +29,7 @@ from builtins import (
     sorted,
     type,
 )
+from operator import itemgetter
 
 from .document import attached, gap, serialize, whole_events
 from .recorder import Recorder
@@ -36,6 +37,7 @@ from .recorder import Recorder
 # value kinds: a preview (JSON), or a number kept raw by the recorder
 PREVIEW, INT, FLOAT, BOOL, NONE = range(5)
 _KINDS = {dict: PREVIEW, int: INT, float: FLOAT, bool: BOOL, type(None): NONE}
+PREVIEW_BYTE, NONE_BYTE = bytes([PREVIEW]), bytes([NONE])
 
 if array("i").itemsize != 4 or array("d").itemsize != 8:   # pragma: no cover - no such platform here
     raise ImportError("packed traces need 4-byte ints and 8-byte doubles")
@@ -44,6 +46,29 @@ if array("i").itemsize != 4 or array("d").itemsize != 8:   # pragma: no cover - 
 def _shifted(column: array, by: int) -> array:
     """`column` with `by` added to each entry (the same array when `by` is 0, as it is without a gap)."""
     return column if not by else array(column.typecode, map(by.__add__, column))
+
+
+def _looked_up(mapping: dict, keys: list) -> list:
+    """[mapping[k] for k in keys], in one C-level call (in Pyodide about a third of what a `map` of
+    `mapping.__getitem__` costs: 34 vs 106 ms for 670k names)."""
+    if len(keys) < 2:
+        return [mapping[key] for key in keys]
+    return list(itemgetter(*keys)(mapping))
+
+
+def _numbers(values: list, kinds: bytes) -> list:
+    """The number column's entries for one chunk's values: the number itself, 0 for a preview or None.
+    Previews are few among a long loop's numbers (a return value now and then): they are found by
+    C-level searches of `kinds` and zeroed in a copy, not by a Python-level pass over every value."""
+    numbers = None
+    for byte in (PREVIEW_BYTE, NONE_BYTE):
+        at = kinds.find(byte)
+        while at >= 0:
+            if numbers is None:
+                numbers = list(values)
+            numbers[at] = 0
+            at = kinds.find(byte, at + 1)
+    return values if numbers is None else numbers
 
 
 def pack(recorder: Recorder, document: dict) -> dict:
@@ -82,12 +107,14 @@ def pack(recorder: Recorder, document: dict) -> dict:
         return_event += _shifted(chunk.return_event, shift)
         return_value += _shifted(chunk.return_ref, moved)
         values = chunk.values
-        value_kind += bytes(map(_KINDS.__getitem__, map(type, values)))
-        value_number.fromlist([0 if type(v) is dict or v is None else v for v in values])
+        kinds = bytes(_looked_up(_KINDS, list(map(type, values))))
+        value_kind += kinds
+        value_number.fromlist(_numbers(values, kinds))
         previews.extend([v for v in values if type(v) is dict])
         base += len(values)
     names = {name: n for n, name in enumerate(dict.fromkeys(set_names))}
-    set_name = array("i", map(names.__getitem__, set_names))
+    set_name = array("i")
+    set_name.fromlist(_looked_up(names, set_names))
     kept = len(kind)
     while delta_event and delta_event[-1] >= kept:        # a torn last event: drop what it recorded
         count = delta_sets.pop()
