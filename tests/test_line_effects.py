@@ -96,6 +96,25 @@ def test_what_makes_a_line_pure():
     assert plans[7] == (frozenset(), frozenset({"text"}))
 
 
+def test_text_methods_of_scalars_are_pure_other_calls_are_not():
+    def sample(word, items, blob):
+        word = word.strip(".,;").lower()          # str methods: pure, reads and writes word
+        head, _, tail = word.partition("-")       # a tuple of str, unpacked: pure
+        parts = word.split(",", maxsplit=1)       # keyword argument: pure (a new list of str)
+        blob = blob.decode("utf-8")               # a codec lookup runs code of the program's: not pure
+        size = len(word)                          # a global (len may be rebound): not pure
+        items.append(word)                        # a method of a list local: not pure
+        text = word.format(size)                  # format calls __format__: not pure
+        return head, tail, parts, blob, text
+
+    first = sample.__code__.co_firstlineno
+    plans = {line - first: plan for line, plan in line_effects.plans(sample.__code__).items()}
+    assert plans[1] == (frozenset({"word"}), frozenset({"word"}))
+    assert plans[2] == (frozenset({"word"}), frozenset({"head", "_", "tail"}))
+    assert plans[3] == (frozenset({"word"}), frozenset({"parts"}))
+    assert [plans[n] for n in (4, 5, 6, 7)] == [None] * 4
+
+
 def test_an_exception_clean_up_without_a_line_counts_for_every_line():
     def handler(x):
         try:

@@ -776,3 +776,46 @@ def test_namespace_packages_of_the_lesson_are_forgotten_with_their_parents(tmp_p
             doc = json.loads(run_case(source, module, setup, entry, record=record))
             assert (doc["end"]["status"], doc["stdout_text"]) == ("returned", printed), doc["end"]
     assert not [name for name in sys.modules if name.split(".")[0] in ("pkg", "lib")]
+
+
+COLLECTED_DURING_A_LOOK = '''\
+def main(box):
+    i = 0
+    i += 1
+    i += 2
+    return i
+'''
+
+
+def test_a_collection_during_a_cheap_look_is_followed_by_a_look_at_every_local(tmp_path, monkeypatch):
+    """A cheap step's look allocates, so it may set off a collection whose finalizers change any object
+    (here: one appends to `box` after the look). The recorder then looks at every local again at that
+    same event (a second locals row), so the event shows `box` as it is when the line runs."""
+    from steptrace import recorder as recorder_module
+    original = recorder_module.Recorder._locals_named
+    box: list = []
+    finalized = []
+
+    def look_then_collect(self, state, frame, index, names):
+        original(self, state, frame, index, names)
+        if not finalized:                   # a finalizer of the program's, run by a collection the look set off
+            finalized.append(index)
+            box.append("finalized")
+            self.on_gc("start", {})
+
+    monkeypatch.setattr(recorder_module.Recorder, "_locals_named", look_then_collect)
+    # Cheap steps are off while another thread lives; this process may hold the Pyodide bridge's reader
+    # threads, which touch no frame of the run.
+    monkeypatch.setattr(recorder_module, "_thread_count", lambda: 0)
+    (tmp_path / "collected_in_look.py").write_text(COLLECTED_DURING_A_LOOK, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(sys.modules, "box_holder", type(sys)("box_holder"))
+    sys.modules["box_holder"].box = box
+    doc = json.loads(run_case("collected_in_look.py", "collected_in_look",
+                              "from collected_in_look import main\nfrom box_holder import box\n", "main(box)\n"))
+    assert doc["end"]["status"] == "returned" and finalized
+    event = finalized[0]
+    rows = [delta for delta in doc["locals"] if delta["i"] == event]
+    assert len(rows) == 2 and "box" in rows[1]["set"], rows
+    assert next(iter(locals_at(doc, event).values()))["box"]["r"] == "['finalized']"
+    check_document(doc)

@@ -4,7 +4,12 @@ Looking at every local at every line is what makes recording expensive. After a 
 *pure* instructions (loads, stores, constants, jumps, arithmetic and comparisons) whose named
 operands all held exact scalars (int, float, complex, str, bytes, bool, None) when the line began,
 only the names the line stores or deletes can have changed: such instructions run no Python code (no
-dunder of a user class, no finalizer: a scalar has none) and mutate no object. The recorder checks
+dunder of a user class, no finalizer: a scalar has none) and mutate no object. So do calls of the
+text methods in `PURE_METHODS` (`word.strip(".,").lower()`): on such a line every value is a scalar,
+a constant, or made of them by pure instructions and these methods (a list of str from `split`), and
+a method of a builtin type cannot be replaced; the callable can only be one of those methods, or not
+callable at all (a TypeError, which the recorder sees as an event of its own). A line that loads any
+other attribute, or a global, is not pure. The recorder checks
 the rest of the rule at run time: the frame's previous event came just before (no other frame ran),
 no garbage collection ran (finalizers), no other thread exists, no trace function of the program's
 runs between lines. Everything else — a call, a subscript store, an import, an unknown instruction —
@@ -15,6 +20,7 @@ means: look at every local.
 from __future__ import annotations
 
 import opcode
+import sys
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
@@ -47,8 +53,23 @@ PURE = frozenset({
     "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE", "BINARY_OP", "COMPARE_OP", "IS_OP",
     "CONTAINS_OP", "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "TO_BOOL", "BINARY_SUBSCR", "BINARY_SLICE",
     "FORMAT_SIMPLE", "FORMAT_WITH_SPEC", "FORMAT_VALUE", "CONVERT_VALUE", "BUILD_STRING", "BUILD_TUPLE",
-    "MAKE_CELL", "COPY_FREE_VARS",
+    "MAKE_CELL", "COPY_FREE_VARS", "UNPACK_SEQUENCE", "UNPACK_EX",
 })
+# Methods that, called on an exact scalar (or on the str list or tuple such a method returns) with
+# scalar arguments, run only C code and change no object: no codec lookup (encode/decode), no
+# `__format__` or `__index__` of an argument's (format, translate), no iteration of a program's object.
+PURE_METHODS = frozenset({
+    "strip", "lstrip", "rstrip", "lower", "upper", "casefold", "title", "capitalize", "swapcase", "split",
+    "rsplit", "splitlines", "partition", "rpartition", "startswith", "endswith", "find", "rfind", "index",
+    "rindex", "count", "replace", "join", "removeprefix", "removesuffix", "center", "ljust", "rjust", "zfill",
+    "expandtabs", "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "isdecimal", "isnumeric",
+    "isidentifier", "istitle", "isascii", "isprintable", "bit_length", "bit_count", "is_integer",
+})
+ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
+# Calls are pure when every attribute the line loads is one of `PURE_METHODS` (see the module's doc).
+METHOD_CALLS = frozenset({"PRECALL", "CALL", "KW_NAMES", "CALL_KW"})
+_ATTR_FLAGGED = sys.version_info >= (3, 12)       # LOAD_ATTR's oparg: name index << 1 | method flag
+
 # Run only on the way an exception takes (which the recorder sees as an event of its own).
 EXCEPTION_PATH = frozenset({"PUSH_EXC_INFO", "POP_EXCEPT", "RERAISE", "CHECK_EXC_MATCH", "CLEANUP_THROW"})
 
@@ -97,15 +118,22 @@ def decoded(code: CodeType) -> list[tuple]:
 def instructions(code: CodeType):
     """(line or None, opname, names) of each instruction: `names`, the variable names it reads or writes."""
     for _offset, line, name, arg, _next in decoded(code):
-        if name in BY_NAME:
-            names = (code.co_names[arg],)
-        elif name in READS or name in WRITES:
-            names = (code._varname_from_oparg(arg),)
-        elif name in PAIR_READS or name in PAIR_WRITES or name == STORE_THEN_LOAD:
-            names = (code._varname_from_oparg(arg >> 4), code._varname_from_oparg(arg & 15))
-        else:
-            names = ()
-        yield line, name, names
+        yield line, name, _variables(code, name, arg)
+
+
+def _variables(code: CodeType, name: str, arg: int | None) -> tuple[str, ...]:
+    if name in BY_NAME:
+        return (code.co_names[arg],)
+    if name in READS or name in WRITES:
+        return (code._varname_from_oparg(arg),)
+    if name in PAIR_READS or name in PAIR_WRITES or name == STORE_THEN_LOAD:
+        return (code._varname_from_oparg(arg >> 4), code._varname_from_oparg(arg & 15))
+    return ()
+
+
+def _attribute(code: CodeType, arg: int) -> str:
+    """The name a LOAD_ATTR or LOAD_METHOD loads."""
+    return code.co_names[arg >> 1 if _ATTR_FLAGGED else arg]
 
 
 def plans(code: CodeType) -> dict[int, tuple[frozenset[str], frozenset[str]] | None]:
@@ -116,14 +144,15 @@ def plans(code: CodeType) -> dict[int, tuple[frozenset[str], frozenset[str]] | N
     lines: dict[int, list | None] = {}
     extra_reads: set[str] = set()
     extra_writes: set[str] = set()
-    for line, name, names in instructions(code):
+    for _offset, line, name, arg, _next in decoded(code):
+        names = _variables(code, name, arg)
         if name in READS or name in PAIR_READS:
             reads, writes = names, ()
         elif name in WRITES or name in PAIR_WRITES:
             reads, writes = (), names
         elif name == STORE_THEN_LOAD:
             reads, writes = names[1:], names[:1]
-        elif name in PURE:
+        elif name in PURE or name in METHOD_CALLS or name in ATTRIBUTE_LOADS and _attribute(code, arg) in PURE_METHODS:
             reads = writes = ()
         elif line is None and name in EXCEPTION_PATH:
             continue

@@ -320,8 +320,14 @@ class Recorder:
             # (the frame owes it a full snapshot) and no other thread existed (`_locals` sets epoch).
             state.last = index
             if plan[1]:
+                epoch = self.epoch
                 try:
                     self._locals_named(state, frame, index, plan[1])
+                    if self.epoch != epoch:
+                        # The look's own allocations set off a collection: finalizers of the program's ran
+                        # after it read what it read, and may have changed any name (a second delta row
+                        # at this event: rows fold in order).
+                        self._locals(state, frame, index)
                 except BaseException:
                     self._repair(state)
                     raise
@@ -333,15 +339,17 @@ class Recorder:
                 raise
         loop = state.loops.get(lineno)
         if loop is not None:
-            self._loop_line(state, frame, loop)
+            # About to run a `for` line. A run that starts at FOR_ITER is the loop coming back for the
+            # next item (inline: once an iteration in every loop); its first run makes the iterator.
+            if frame.f_lasti == loop.offset:
+                if lineno in state.pure_loops:
+                    state.stepping = loop
+            else:
+                self._loop_starts(state, frame, loop)
 
-    def _loop_line(self, state: FrameState, frame: FrameType, loop: Loop) -> None:
-        """About to run a `for` line: its first run makes the iterator (judged here, with the locals
-        just looked at); a run that starts at FOR_ITER is the loop coming back for the next item."""
-        if frame.f_lasti == loop.offset:
-            if loop.line in state.pure_loops:
-                state.stepping = loop
-            return
+    def _loop_starts(self, state: FrameState, frame: FrameType, loop: Loop) -> None:
+        """A `for` line's first run: whether its iterator runs no program code is judged here, with
+        the locals just looked at."""
         state.pure_loops.discard(loop.line)         # first: the judgement below may fail
         if loop.pure_start(frame, state.seen):
             state.pure_loops.add(loop.line)
@@ -533,6 +541,21 @@ class Recorder:
             chunk.delta_sets.append(count)
 
     def _locals(self, state: FrameState, frame: FrameType, index: int) -> None:
+        """Look at every local of the frame. The collector waits meanwhile: a collection that the look's
+        own allocations set off would run the program's finalizers after the look read some names and
+        before it read others (a name read first would show a stale value). It runs at the program's
+        next allocation instead, and the next look sees what its finalizers did. Not while another thread
+        lives: it could see the collector off, or switch it off and have that undone here."""
+        if _gc_isenabled() and (NO_THREADS or not _thread_count()):
+            _gc_disable()
+            try:
+                self._look(state, frame, index)
+            finally:
+                _gc_enable()
+        else:
+            self._look(state, frame, index)
+
+    def _look(self, state: FrameState, frame: FrameType, index: int) -> None:
         state.last = index
         # Another thread, or a trace function or sys.monitoring tool of the program's (they run between
         # lines), could change values between two steps, and so could a collection the recorder does
@@ -687,6 +710,7 @@ _LOCALS_VIEW = _locals_view_type()
 _dict_items, _dict_len, _dict_iter = dict.items, dict.__len__, dict.__iter__
 _gettrace = sys.gettrace
 _gc_callbacks = gc.callbacks                    # the list the collector calls (a program may empty it)
+_gc_isenabled, _gc_disable, _gc_enable = gc.isenabled, gc.disable, gc.enable
 if hasattr(sys, "monitoring"):
     _get_tool, _TOOL_IDS = sys.monitoring.get_tool, tuple(range(6))
 else:                                           # before 3.12: no tools to ask about

@@ -118,6 +118,18 @@ def examine(directory: str, name: str, backends: list[str]) -> dict:
     return report
 
 
+def collector_waiting(action, *args) -> None:
+    """`action(*args)` with the collector kept waiting (no contextlib: this runs inside the program's
+    run, which may have rebound the exceptions contextlib catches)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        action(*args)
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def last_delta_names(chunk) -> list[str]:
     """The names the chunk's last locals delta sets or unbinds."""
     count, row = chunk.delta_sets[-1], len(chunk.delta_event) - 1
@@ -153,9 +165,15 @@ def looks_checked():
             missed.append([index, ["scalars out of step with seen"]])
 
     def named_then_all(self, state, frame, index, names):
+        epoch = self.epoch
         original(self, state, frame, index, names)
         cheap.append(index)
         scalars_in_step(state, index)
+        if self.epoch != epoch:
+            # A collection ran during the cheap look: the recorder must look at every local itself now
+            # (`line_then_checked` compares what it then believes with fresh previews).
+            collected.append(index)
+            return
         chunk = self.table.current
         before = len(chunk.delta_event)
         self._locals(state, frame, index)
@@ -163,15 +181,29 @@ def looks_checked():
             missed.append([index, last_delta_names(chunk)])
 
     def all_checked(self, state, frame, index):
+        # From the recorder's look to the end of these checks the collector waits, as it does during the
+        # look itself: the checks' allocations must not run a finalizer of the program's in between.
+        collector_waiting(look_then_compare, self, state, frame, index)
+
+    def look_then_compare(self, state, frame, index):
         original_all(self, state, frame, index)
         scalars_in_step(state, index)
         fresh_previews_agree(self, state, frame, index)
 
+    def line_then_checked(self, state, frame, lineno):
+        original_line(self, state, frame, lineno)
+        if collected:
+            collector_waiting(fresh_previews_agree, self, state, frame, collected.pop())
+
+    collected = []
+    original_line = recorder.Recorder.line
     recorder.Recorder._locals_named, recorder.Recorder._locals = named_then_all, all_checked
+    recorder.Recorder.line = line_then_checked
     try:
         yield missed, cheap
     finally:
         recorder.Recorder._locals_named, recorder.Recorder._locals = original, original_all
+        recorder.Recorder.line = original_line
 
 
 def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> list:
