@@ -778,6 +778,27 @@ def test_namespace_packages_of_the_lesson_are_forgotten_with_their_parents(tmp_p
     assert not [name for name in sys.modules if name.split(".")[0] in ("pkg", "lib")]
 
 
+def test_the_lesson_root_of_a_namespace_package_is_the_folder_it_was_found_in(tmp_path, monkeypatch):
+    """A shown module in a top-level namespace package: the lesson tree is the folder holding the package,
+    not the one above it, so a module of another sys.path entry beside it is not the lesson's (it was
+    forgotten at every run, and imported afresh with its state lost)."""
+    (tmp_path / "lessons" / "shapes").mkdir(parents=True)
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "lessons" / "shapes" / "area.py").write_text("def square(n):\n    return n * n\n", encoding="utf-8")
+    (tmp_path / "tools" / "counter_of_the_caller.py").write_text("calls = 0\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "tools"))
+    monkeypatch.syspath_prepend(str(tmp_path / "lessons"))
+    import counter_of_the_caller
+    counter_of_the_caller.calls = 41
+    from steptrace.runner import lesson_root
+    assert lesson_root("shapes.area") == str(tmp_path / "lessons")
+    doc = json.loads(run_case("shapes/area.py", "shapes.area", "from shapes.area import square\n",
+                              "print(square(3))\n"))
+    assert doc["stdout_text"] == "9\n"
+    assert sys.modules.get("counter_of_the_caller") is counter_of_the_caller and counter_of_the_caller.calls == 41
+    del sys.modules["counter_of_the_caller"]
+
+
 COLLECTED_DURING_A_LOOK = '''\
 def main(box):
     i = 0

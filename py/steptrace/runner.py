@@ -80,9 +80,11 @@ def lesson_root(module: str) -> str:
     spec = importlib.util.find_spec(module.partition(".")[0])
     if spec is None or not (spec.origin or spec.submodule_search_locations):
         raise RunnerError(f"cannot import the shown module {module!r}: no package {module.partition('.')[0]!r}")
-    origin = spec.origin if spec.origin and spec.origin != "namespace" else list(spec.submodule_search_locations)[0]
-    top = os.path.dirname(os.path.abspath(origin))
-    return os.path.dirname(top) if spec.submodule_search_locations else top
+    if spec.origin and spec.origin != "namespace":
+        top = os.path.dirname(os.path.abspath(spec.origin))     # the module's folder, or the package's own
+        return os.path.dirname(top) if spec.submodule_search_locations else top
+    # A namespace package (a folder without __init__.py): its own folder is where the search found it.
+    return os.path.dirname(os.path.abspath(list(spec.submodule_search_locations)[0]))
 
 
 def shown_file(source: str, module: str) -> str:
