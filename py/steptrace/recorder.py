@@ -161,7 +161,7 @@ class Recorder:
         self.internal_errors: list[str] = []
         self.last_exception: tuple | None = None    # (description, line) of the latest 'x' event
         self.outcome: tuple | None = None           # (frame id, status, Value | exception) of the last top frame
-        self._room = self.table.chunk_size
+        self._until = self.table.chunk_size          # events from this run-wide index go the slow way
         self.epoch = 0                              # bumps at each garbage collection and new chunk
         self.own_trace = None                       # sys.gettrace() while recording (the settrace backend's)
         self.own_tools = 0                          # sys.monitoring tool ids the recorder holds (monitor: 1)
@@ -186,7 +186,7 @@ class Recorder:
         """From now on every event stops the program again (a swallowed stop does not end it)."""
         if self.stop_reason is None:
             self.stop_reason = reason
-        self._room = 0                              # send the next event down the slow path
+        self._until = 0                             # send the next event down the slow path
 
     def fault(self, event: str, error: BaseException) -> None:
         """A bug of the recorder's own: kept for the document, never raised into the program."""
@@ -215,7 +215,7 @@ class Recorder:
     def _event(self, kind: int, line: int, frame_id: int, checked: bool = True) -> int:
         """Append one event; return its run-wide index. Raises LimitReached past the time limit."""
         index = self.count
-        if self._room <= 0:
+        if index >= self._until:
             table = self.table
             filled = len(table.current.kinds)
             # A chunk holding its share of preview nodes closes early, once it has a few events: its
@@ -231,8 +231,7 @@ class Recorder:
                 self.values.use(table.current.values, base)
                 self.epoch += 1         # in the tail a frame's first look in a chunk is a full snapshot
                 filled, heavy = 0, False
-            self._room = (early if heavy else table.chunk_size) - filled
-        self._room -= 1
+            self._until = index + (early if heavy else table.chunk_size) - filled
         chunk = self.table.current
         chunk.kinds.append(kind)
         chunk.lines.append(line)
@@ -244,14 +243,14 @@ class Recorder:
 
     def _close_chunk_soon(self) -> None:
         """The current chunk holds its share of previews: the next event goes the slow way and closes it."""
-        self._room = 0
+        self._until = 0
 
     def _check(self, index: int) -> None:
         """Every 256 events look at the clock; once stopped, stop the program at every event."""
         if self.stop_reason is None and not index & TIME_CHECK_MASK and time.perf_counter() > self.deadline:
             self.stop("time_limit")
         if self.stop_reason is not None:
-            self._room = 0
+            self._until = 0
             if self.raise_in_callbacks:
                 raise LimitReached(self.stop_reason)
 
@@ -302,10 +301,9 @@ class Recorder:
                 plan = stepping.plan
         state.line = lineno
         index = self.count
-        if self._room <= 0 or not index & TIME_CHECK_MASK:
+        if index >= self._until or not index & TIME_CHECK_MASK:
             index = self._event(LINE, lineno, state.id)
         else:
-            self._room -= 1
             chunk = self.table.current
             chunk.kinds.append(LINE)
             chunk.lines.append(lineno)
