@@ -76,7 +76,7 @@ class Loop:
 
     def __init__(self, line: int, offset: int, body: int, targets: frozenset[str], unpacks: bool) -> None:
         self.line, self.offset, self.body = line, offset, body
-        self.plan = (targets, targets)        # as a pure line's (names read or written, names written)
+        self.plan = (targets, tuple(targets))  # as a pure line's (names read or written, names written)
         self.unpacks = unpacks
         self.kind = ""                        # "name" | "method" | "call"
         self.callable = None                  # "range" | "enumerate" for a call
@@ -166,7 +166,7 @@ def _loop(code: CodeType, decoded: list, at: int) -> Loop | None:
     if not _iterable(code, prefix, loop):
         return None
     reuses = loop.callable == "enumerate" or loop.method == "items"     # the item tuple is reused
-    if reuses and _written_elsewhere(code, decoded, at, loop.plan[1]):
+    if reuses and _written_elsewhere(code, decoded, at, loop.plan[0]):
         return None
     return loop
 

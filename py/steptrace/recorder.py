@@ -127,7 +127,8 @@ def _shared_plans(code: Any) -> tuple[dict, dict, bool]:
            code.co_cellvars, code.co_freevars)
     known = _plans_by_content.get(key)
     if known is None:
-        plans = {line: None if plan is None else (plan[0] | plan[1], plan[1])
+        # (names read or written, names written): a set for the subset test, a tuple to walk
+        plans = {line: None if plan is None else (plan[0] | plan[1], tuple(plan[1]))
                  for line, plan in line_plans(code).items()}
         loops = loop_plans(code)
         known = (plans, loops, bool(loops) or any(plan is not None for plan in plans.values()))
@@ -476,7 +477,7 @@ class Recorder:
             state.stepping = None
 
     # -- locals ---------------------------------------------------------------------------
-    def _locals_named(self, state: FrameState, frame: FrameType, index: int, names: frozenset[str]) -> None:
+    def _locals_named(self, state: FrameState, frame: FrameType, index: int, names: tuple[str, ...]) -> None:
         """After a pure line: look only at the names it wrote (a step costs a few names, not all)."""
         seen = state.seen
         # A frame's f_locals view is made afresh at each look (~0.25 µs in Pyodide): one kept between
@@ -508,9 +509,9 @@ class Recorder:
                     seen[name] = (value, None, None)
                     continue
                 seen[name] = (value, None, None)
-                items = self.values.items
+                items = chunk.values                # the pool's current list, from `value_base` on
                 chunk.set_names.append(name)
-                chunk.set_refs.append(self.values.base + len(items))
+                chunk.set_refs.append(chunk.value_base + len(items))
                 items.append(value)
                 count += 1
                 continue
