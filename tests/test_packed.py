@@ -212,7 +212,8 @@ def test_a_chunk_sealed_after_an_interrupt_is_whole(monkeypatch):
     chunk.lines += [1, 2]
     chunk.frames += [1, 1]
     chunk.delta_event.append(0)
-    chunk.delta_full.append(1)
+    chunk.delta_sets.append(0)
+    chunk.full_rows.append(0)
 
     class Interrupting(tuple):
         def __iter__(self):
@@ -227,6 +228,6 @@ def test_a_chunk_sealed_after_an_interrupt_is_whole(monkeypatch):
     assert not chunk.sealed
     monkeypatch.undo()
     chunk.seal()
-    assert chunk.sealed and type(chunk.kinds) is bytearray and type(chunk.delta_full) is bytearray
+    assert chunk.sealed and type(chunk.kinds) is bytearray and chunk.full_rows == [0]
     assert all(type(getattr(chunk, name)) is array for name in table._INT_COLUMNS)
     assert list(chunk.lines) == [1, 2] and list(chunk.delta_event) == [0]

@@ -840,3 +840,53 @@ def test_a_collection_during_a_cheap_look_is_followed_by_a_look_at_every_local(t
     assert len(rows) == 2 and "box" in rows[1]["set"], rows
     assert next(iter(locals_at(doc, event).values()))["box"]["r"] == "['finalized']"
     check_document(doc)
+
+
+def test_a_shown_module_in_one_portion_of_a_split_namespace_package_starts_afresh_each_run(tmp_path, monkeypatch):
+    """A namespace package may have portions in several sys.path entries: the lesson tree is the entry that
+    holds the shown module's file (not the first portion's), so its module state starts afresh each run."""
+    for portion in ("first", "second"):
+        (tmp_path / portion / "shapes").mkdir(parents=True)
+    (tmp_path / "first" / "shapes" / "other.py").write_text("X = 1\n", encoding="utf-8")
+    (tmp_path / "second" / "shapes" / "area.py").write_text(
+        "RUNS = []\n\ndef main():\n    RUNS.append(1)\n    print(len(RUNS))\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "second"))
+    monkeypatch.syspath_prepend(str(tmp_path / "first"))
+    from steptrace.runner import lesson_root
+    assert lesson_root("shapes.area") == str(tmp_path / "second")
+    printed = [json.loads(run_case(str(tmp_path / "second" / "shapes" / "area.py"), "shapes.area",
+                                   "from shapes.area import main\n", "main()\n"))["stdout_text"] for _ in range(3)]
+    assert printed == ["1\n"] * 3
+    for name in [name for name in sys.modules if name.split(".")[0] == "shapes"]:
+        del sys.modules[name]
+
+
+def test_a_collection_during_a_full_look_is_followed_by_another_look(tmp_path, monkeypatch):
+    """The same for a look at every local: the recorder looks again at that event while a collection
+    ran during the look (the collector itself is never held off: a finalizer or signal handler of the
+    program's that runs inside a look would see it off)."""
+    from steptrace import recorder as recorder_module
+    original = recorder_module.Recorder._look
+    box: list = []
+    looked = []
+
+    def look_then_collect(self, state, frame, index):
+        original(self, state, frame, index)
+        looked.append(index)
+        if frame.f_code.co_name == "main" and not box and len(looked) > 1:
+            box.append("finalized")
+            self.on_gc("start", {})
+
+    monkeypatch.setattr(recorder_module.Recorder, "_look", look_then_collect)
+    (tmp_path / "collected_in_full_look.py").write_text(
+        "def main(box):\n    box.sort()\n    box.sort()\n    return len(box)\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(sys.modules, "box_holder", type(sys)("box_holder"))
+    sys.modules["box_holder"].box = box
+    doc = json.loads(run_case("collected_in_full_look.py", "collected_in_full_look",
+                              "from collected_in_full_look import main\nfrom box_holder import box\n", "main(box)\n"))
+    assert doc["end"]["status"] == "returned" and box == ["finalized"]
+    event = looked[1]
+    assert looked.count(event) == 2               # looked again at the same event
+    assert next(iter(locals_at(doc, event).values()))["box"]["r"] == "['finalized']"
+    check_document(doc)

@@ -25,7 +25,7 @@ from builtins import (
 )
 
 from .recorder import Recorder
-from .table import Chunk, EventTable
+from .table import Chunk, EventTable, delta_frames, delta_full
 
 _NUMBER_TYPES = frozenset(("int", "float", "bool", "NoneType"))
 
@@ -97,10 +97,12 @@ def tables(recorder: Recorder) -> dict:
         for row, name in chunk.deleted:
             deleted.setdefault(row, []).append(name)
         names, refs, at = chunk.set_names, chunk.set_refs, 0
-        for row, count in enumerate(chunk.delta_sets):
-            deltas.append({"i": index(chunk.delta_event[row]), "f": chunk.delta_frame[row],
+        rows = len(chunk.delta_sets)
+        for row, (frame, full, count) in enumerate(zip(delta_frames(chunk, rows), delta_full(chunk, rows),
+                                                        chunk.delta_sets, strict=True)):
+            deltas.append({"i": index(chunk.delta_event[row]), "f": frame,
                            "set": {names[e]: where[refs[e] - first] for e in range(at, at + count)},
-                           "del": deleted.get(row, []), "full": bool(chunk.delta_full[row])})
+                           "del": deleted.get(row, []), "full": bool(full)})
             at += count
         returns.extend([index(i), where[ref - first]]
                        for i, ref in zip(chunk.return_event, chunk.return_ref, strict=True))

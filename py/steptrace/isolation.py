@@ -206,15 +206,16 @@ def _namespace_folders(module: object) -> list[str]:
     """The folders of a namespace package (importlib's `_NamespacePath`, read from the list it last
     computed: iterating it would recompute it from sys.path); [] for any other module."""
     path = _module_attribute(module, "__path__")
-    if type(path).__name__ != "_NamespacePath" or type(path).__module__ not in _IMPORTLIB_MODULES:
+    if type(path) is not _NAMESPACE_PATH:      # by identity: a class of the program's is never asked
         return []
-    folders = vars(path).get("_path")
+    folders = object.__getattribute__(path, "__dict__").get("_path")
     if type(folders) is not list or not all(type(folder) is str for folder in folders):
         return []
     return list(folders)
 
 
-_IMPORTLIB_MODULES = frozenset({"importlib._bootstrap_external", "_frozen_importlib_external"})
+# importlib's namespace package path (captured at import: the program cannot have replaced it yet).
+_NAMESPACE_PATH = getattr(sys.modules.get("_frozen_importlib_external"), "_NamespacePath", None)
 
 
 def _restore_mapping(current, saved: dict) -> None:

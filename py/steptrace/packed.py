@@ -33,6 +33,8 @@ from operator import itemgetter
 
 from .document import attached, gap, serialize, whole_events
 from .recorder import Recorder
+from .table import delta_frames
+from .table import delta_full as delta_full_of
 
 # value kinds: a preview (JSON), or a number kept raw by the recorder
 PREVIEW, INT, FLOAT, BOOL, NONE = range(5)
@@ -98,8 +100,9 @@ def pack(recorder: Recorder, document: dict) -> dict:
         first_row = len(delta_event)
         deleted.extend([first_row + row, name] for row, name in chunk.deleted)
         delta_event += _shifted(chunk.delta_event, shift)
-        delta_frame += chunk.delta_frame
-        delta_full += chunk.delta_full
+        rows = len(chunk.delta_sets)
+        delta_frame.fromlist(delta_frames(chunk, rows))
+        delta_full += delta_full_of(chunk, rows)
         delta_sets += chunk.delta_sets
         set_names.extend(chunk.set_names)
         moved = base - chunk.value_base                     # values dropped before this chunk, if any

@@ -49,6 +49,7 @@ from builtins import (
     object,
     range,
     set,
+    slice,
     str,
     sum,
     super,
@@ -57,7 +58,7 @@ from builtins import (
 )
 from itertools import repeat
 from operator import is_
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any
 
 from .exceptions import describe_exception, exception_text
@@ -80,6 +81,9 @@ FAULTS_KEPT = 20
 
 
 EARLY_CLOSE_EVENTS = 64     # events a chunk holds before its preview nodes may close it early
+# Looks again at an event whose look a collection interrupted; past them the frame's next event looks at
+# every local anyway (the collection left its `epoch` behind).
+LOOKS_AGAIN = 3
 
 
 class LimitReached(BaseException):
@@ -119,6 +123,31 @@ class FrameState:
 # holds bytes, ints and tuples of str of the code's own: nothing of the program's values.
 _PLANS_CAP = 1024
 _plans_by_content: dict[tuple, tuple] = {}
+
+
+_NO_PLANS: tuple[dict, dict, bool] = ({}, {}, False)
+# What the compiler puts in co_consts (besides the tuples and frozensets of them, and slices in 3.14+).
+_CONSTANT_TYPES = frozenset(map(id, (int, float, complex, bool, type(None), str, bytes, type(...), CodeType)))
+
+
+def _plain_constants(constants: tuple, depth: int = 0) -> bool:
+    """Are `constants` all of the kinds a compiler makes? (Exact types only, read without running any
+    code: a tuple's or frozenset's items by iteration, a slice's three fields.)"""
+    if depth > 32:
+        return False
+    for constant in constants:
+        kind = type(constant)
+        if id(kind) in _CONSTANT_TYPES:
+            continue
+        if kind is tuple or kind is frozenset:
+            if not _plain_constants(constant, depth + 1):
+                return False
+        elif kind is slice:
+            if not _plain_constants((constant.start, constant.stop, constant.step), depth + 1):
+                return False
+        else:
+            return False
+    return True
 
 
 def _shared_plans(code: Any) -> tuple[dict, dict, bool]:
@@ -177,7 +206,10 @@ class Recorder:
     def _plans_of(self, code: Any) -> tuple[dict, dict, bool]:
         known = self._plans.get(id(code))
         if known is None or known[0] is not code:
-            known = self._plans[id(code)] = (code, _shared_plans(code))
+            # A code object built by hand may hold constants the compiler never makes (an object whose
+            # `strip` is a list's `append`): its lines are never cheap.
+            plans = _shared_plans(code) if _plain_constants(code.co_consts) else _NO_PLANS
+            known = self._plans[id(code)] = (code, plans)
         return known[1]
 
     def start_clock(self) -> None:
@@ -462,8 +494,10 @@ class Recorder:
         so are set entries no whole row counts. The frame's next look is then a full snapshot,
         since what it remembers (`seen`) may be ahead of what was written."""
         chunk = self.table.current
-        rows = min(len(chunk.delta_event), len(chunk.delta_frame), len(chunk.delta_full), len(chunk.delta_sets))
-        del chunk.delta_event[rows:], chunk.delta_frame[rows:], chunk.delta_full[rows:], chunk.delta_sets[rows:]
+        rows = min(len(chunk.delta_event), len(chunk.delta_sets))
+        del chunk.delta_event[rows:], chunk.delta_sets[rows:]
+        if chunk.full_rows and chunk.full_rows[-1] >= rows:
+            chunk.full_rows[:] = [row for row in chunk.full_rows if row < rows]
         entries = sum(chunk.delta_sets)
         del chunk.set_names[entries:], chunk.set_refs[entries:]
         if chunk.deleted and chunk.deleted[-1][0] >= rows:
@@ -535,35 +569,31 @@ class Recorder:
                 row = len(chunk.delta_event)
                 chunk.deleted.extend([(row, name) for name in removed])
             chunk.delta_event.append(index)
-            chunk.delta_frame.append(state.id)
-            chunk.delta_full.append(0)
             chunk.delta_sets.append(count)
 
     def _locals(self, state: FrameState, frame: FrameType, index: int) -> None:
-        """Look at every local of the frame. The collector waits meanwhile: a collection that the look's
-        own allocations set off would run the program's finalizers after the look read some names and
-        before it read others (a name read first would show a stale value). It runs at the program's
-        next allocation instead, and the next look sees what its finalizers did. Not while another thread
-        lives: it could see the collector off, or switch it off and have that undone here."""
-        if _gc_isenabled() and (NO_THREADS or not _thread_count()):
-            _gc_disable()
-            try:
-                self._look(state, frame, index)
-            finally:
-                _gc_enable()
-        else:
+        """Look at every local of the frame, and again while a collection ran during the look: the look's
+        own allocations may set one off, whose finalizers (the program's) run after the look read some
+        names and before it read others (a name read first would show a stale value). Each look again is
+        a delta row of its own at this event (rows fold in order). The collector is not held off: a
+        finalizer or signal handler of the program's that runs inside a look would see it off."""
+        for _ in range(LOOKS_AGAIN + 1):
+            epoch = self.epoch
             self._look(state, frame, index)
+            if self.epoch == epoch:
+                return
 
     def _look(self, state: FrameState, frame: FrameType, index: int) -> None:
         state.last = index
-        # Another thread, or a trace function or sys.monitoring tool of the program's (they run between
-        # lines), could change values between two steps, and so could a collection the recorder does
+        # Another thread, or a trace or profile function or sys.monitoring tool of the program's (they run
+        # between lines, a profile function at a pure line's method calls), could change values between
+        # two steps, and so could a collection the recorder does
         # not hear of (the program took `on_gc` out of gc.callbacks): no cheap step until a full look
         # finds none of them.
         # (Only for a frame whose code has lines that can be cheap: for the others it is never asked.)
         if state.can_be_cheap:
             hooks = _gc_callbacks
-            quiet = not _thread_count() and _gettrace() is self.own_trace \
+            quiet = not _thread_count() and _gettrace() is self.own_trace and _getprofile() is None \
                 and (hooks and hooks[-1] is self.gc_hook or any(map(is_, hooks, repeat(self.gc_hook)))) \
                 and (not _TOOL_IDS or sum(map(is_, map(_get_tool, _TOOL_IDS), repeat(None)))
                      == len(_TOOL_IDS) - self.own_tools)
@@ -675,9 +705,9 @@ class Recorder:
         if removed is not None:
             row = len(chunk.delta_event)
             chunk.deleted.extend([(row, name) for name in removed])
+        if full:
+            chunk.full_rows.append(len(chunk.delta_event))
         chunk.delta_event.append(index)
-        chunk.delta_frame.append(state.id)
-        chunk.delta_full.append(full)
         chunk.delta_sets.append(count)
 
 
@@ -707,9 +737,8 @@ def _locals_view_type() -> type:
 
 _LOCALS_VIEW = _locals_view_type()
 _dict_items, _dict_len, _dict_iter = dict.items, dict.__len__, dict.__iter__
-_gettrace = sys.gettrace
+_gettrace, _getprofile = sys.gettrace, sys.getprofile
 _gc_callbacks = gc.callbacks                    # the list the collector calls (a program may empty it)
-_gc_isenabled, _gc_disable, _gc_enable = gc.isenabled, gc.disable, gc.enable
 if hasattr(sys, "monitoring"):
     _get_tool, _TOOL_IDS = sys.monitoring.get_tool, tuple(range(6))
 else:                                           # before 3.12: no tools to ask about

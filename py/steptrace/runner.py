@@ -31,7 +31,6 @@ from builtins import (
     enumerate,
     exec,
     isinstance,
-    list,
     range,
     round,
     tuple,
@@ -83,8 +82,18 @@ def lesson_root(module: str) -> str:
     if spec.origin and spec.origin != "namespace":
         top = os.path.dirname(os.path.abspath(spec.origin))     # the module's folder, or the package's own
         return os.path.dirname(top) if spec.submodule_search_locations else top
-    # A namespace package (a folder without __init__.py): its own folder is where the search found it.
-    return os.path.dirname(os.path.abspath(list(spec.submodule_search_locations)[0]))
+    # A namespace package (folders without __init__.py, maybe in several sys.path entries): the entry
+    # holding the shown module's own file, up as many folders as its name has parts.
+    try:
+        shown = importlib.util.find_spec(module)
+    except (ImportError, ValueError) as error:
+        raise RunnerError(f"cannot import the shown module {module!r}: {error}") from None
+    if shown is None or not shown.origin or shown.origin == "namespace":
+        raise RunnerError(f"cannot import the shown module {module!r}: not found on sys.path")
+    root = os.path.dirname(os.path.abspath(shown.origin))
+    for _ in range(module.count(".") + bool(shown.submodule_search_locations)):
+        root = os.path.dirname(root)
+    return root
 
 
 def shown_file(source: str, module: str) -> str:

@@ -28,6 +28,7 @@ from builtins import (
     type,
 )
 from collections import deque
+from operator import itemgetter
 
 from .limits import PREVIEW_NODES
 
@@ -41,20 +42,20 @@ class Chunk:
     and `seal` packs them when it closes: in Pyodide appending an int to an `array` costs about twice
     what appending it to a list does (the conversion), and a step appends up to ten."""
 
-    __slots__ = ("start", "kinds", "lines", "frames", "delta_event", "delta_frame", "delta_full", "delta_sets",
-                 "set_names", "set_refs", "deleted", "return_event", "return_ref", "exceptions", "stdout", "ended",
-                 "values", "value_base", "sealed", "weight")
+    __slots__ = ("start", "kinds", "lines", "frames", "delta_event", "full_rows", "delta_sets", "set_names",
+                 "set_refs", "deleted", "return_event", "return_ref", "exceptions", "stdout", "ended", "values",
+                 "value_base", "sealed", "weight")
 
     def __init__(self, start: int) -> None:
         self.start = start                  # run-wide index of the chunk's first event
         self.kinds: list | bytearray = []   # b"c", b"l", b"r" or b"x" (as ints) per event
         self.lines: list | array = []
         self.frames: list | array = []
-        # Locals deltas, one row each: run-wide event, frame id, full snapshot (0/1), and how many
-        # `set` entries it has; the entries follow each other in `set_names`/`set_refs`.
+        # Locals deltas, one row each: run-wide event and how many `set` entries it has; the entries
+        # follow each other in `set_names`/`set_refs`. A delta's frame is its event's (`delta_frame`), and
+        # the few full snapshots are listed by row (`full_rows`): two appends less per step.
         self.delta_event: list | array = []
-        self.delta_frame: list | array = []
-        self.delta_full: list | bytearray = []
+        self.full_rows: list[int] = []
         self.delta_sets: list | array = []
         self.set_names: list[str] = []
         self.set_refs: list | array = []    # run-wide value indexes (`value_base` + a position in `values`)
@@ -87,8 +88,28 @@ class Chunk:
         self.sealed = True
 
 
-_BYTE_COLUMNS = ("kinds", "delta_full")
-_INT_COLUMNS = ("lines", "frames", "delta_event", "delta_frame", "delta_sets", "set_refs", "return_event", "return_ref")
+def delta_frames(chunk: Chunk, rows: int) -> list[int]:
+    """The frame of each of the chunk's first `rows` deltas: its event's (a delta is written at the event
+    of its frame, in the same chunk)."""
+    start = chunk.start
+    if rows == 0:
+        return []
+    if rows == 1:
+        return [chunk.frames[chunk.delta_event[0] - start]]
+    return list(itemgetter(*[event - start for event in chunk.delta_event[:rows]])(chunk.frames))
+
+
+def delta_full(chunk: Chunk, rows: int) -> bytearray:
+    """0/1 per delta of the chunk's first `rows`: 1 for a full snapshot."""
+    full = bytearray(rows)
+    for row in chunk.full_rows:
+        if row < rows:
+            full[row] = 1
+    return full
+
+
+_BYTE_COLUMNS = ("kinds",)
+_INT_COLUMNS = ("lines", "frames", "delta_event", "delta_sets", "set_refs", "return_event", "return_ref")
 
 
 MIN_EVENTS = 2   # the smallest table: one head and one tail chunk
