@@ -115,6 +115,23 @@ def test_text_methods_of_scalars_are_pure_other_calls_are_not():
     assert [plans[n] for n in (4, 5, 6, 7)] == [None] * 4
 
 
+def test_a_method_whose_receiver_a_line_above_made_is_not_pure():
+    def sample(word, box):
+        word = (box
+                .strip())                         # the receiver comes from the line above: not pure
+        word = (word.strip()
+                .lower())                         # the same for the second call
+        flag = not word                           # pure
+        flag = ~flag                              # ~ on a bool warns: not pure
+        return word, flag
+
+    first = sample.__code__.co_firstlineno
+    plans = {line - first: plan for line, plan in line_effects.plans(sample.__code__).items()}
+    assert plans.get(2) is None and plans.get(4) is None
+    assert plans[5] == (frozenset({"word"}), frozenset({"flag"}))
+    assert plans[6] is None
+
+
 def test_an_exception_clean_up_without_a_line_counts_for_every_line():
     def handler(x):
         try:

@@ -51,7 +51,7 @@ PURE = frozenset({
     "POP_JUMP_FORWARD_IF_TRUE", "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_NONE",
     "POP_JUMP_FORWARD_IF_NOT_NONE", "POP_JUMP_BACKWARD_IF_TRUE", "POP_JUMP_BACKWARD_IF_FALSE",
     "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE", "BINARY_OP", "COMPARE_OP", "IS_OP",
-    "CONTAINS_OP", "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT", "TO_BOOL", "BINARY_SUBSCR", "BINARY_SLICE",
+    "CONTAINS_OP", "UNARY_NEGATIVE", "UNARY_NOT", "TO_BOOL", "BINARY_SUBSCR", "BINARY_SLICE",
     "FORMAT_SIMPLE", "FORMAT_WITH_SPEC", "FORMAT_VALUE", "CONVERT_VALUE", "BUILD_STRING", "BUILD_TUPLE",
     "MAKE_CELL", "COPY_FREE_VARS", "UNPACK_SEQUENCE", "UNPACK_EX",
 })
@@ -69,6 +69,11 @@ ATTRIBUTE_LOADS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
 # Calls are pure when every attribute the line loads is one of `PURE_METHODS` (see the module's doc).
 METHOD_CALLS = frozenset({"PRECALL", "CALL", "KW_NAMES", "CALL_KW"})
 _ATTR_FLAGGED = sys.version_info >= (3, 12)       # LOAD_ATTR's oparg: name index << 1 | method flag
+
+# Not UNARY_INVERT: `~True` warns (DeprecationWarning, 3.12+), and a warning runs the warnings machinery
+# and whatever `showwarning` or a `catch_warnings(record=True)` list the program set up.
+# With `python -b`, comparing or formatting bytes with str warns too: then no line is pure.
+BYTES_WARNING = bool(sys.flags.bytes_warning)
 
 # Run only on the way an exception takes (which the recorder sees as an event of its own).
 EXCEPTION_PATH = frozenset({"PUSH_EXC_INFO", "POP_EXCEPT", "RERAISE", "CHECK_EXC_MATCH", "CLEANUP_THROW"})
@@ -141,18 +146,25 @@ def plans(code: CodeType) -> dict[int, tuple[frozenset[str], frozenset[str]] | N
 
     Instructions without a line (an `except ... as e` clean-up) run after some line: their names
     count for every line, and one that is not pure leaves no line cheap."""
+    if BYTES_WARNING:
+        return {}
     lines: dict[int, list | None] = {}
     extra_reads: set[str] = set()
     extra_writes: set[str] = set()
+    before = -1                  # the line of the instruction before
     for _offset, line, name, arg, _next in decoded(code):
         names = _variables(code, name, arg)
+        follows, before = before == line, line
         if name in READS or name in PAIR_READS:
             reads, writes = names, ()
         elif name in WRITES or name in PAIR_WRITES:
             reads, writes = (), names
         elif name == STORE_THEN_LOAD:
             reads, writes = names[1:], names[:1]
-        elif name in PURE or name in METHOD_CALLS or name in ATTRIBUTE_LOADS and _attribute(code, arg) in PURE_METHODS:
+        elif name in PURE or name in METHOD_CALLS or (
+                # The receiver made on this very line (a method call whose receiver a line above made,
+                # `(ns⏎ .strip())`, sits on the attribute's line: that receiver was never checked).
+                name in ATTRIBUTE_LOADS and follows and _attribute(code, arg) in PURE_METHODS):
             reads = writes = ()
         elif line is None and name in EXCEPTION_PATH:
             continue
