@@ -610,6 +610,10 @@ class Recorder:
         # the walk below only brings `seen` up to date, and every name is written once after it.
         full = state.serial != self.table.serial
         current = frame.f_locals
+        if not LIVE_LOCALS and (state.code.co_cellvars or state.code.co_freevars):
+            # Before 3.13 reading `f_locals` copies the frame's variables into it, dropping the values the
+            # copy held: a finalizer run by that may write a cell already copied. Copied again, it is seen.
+            current = frame.f_locals
         hidden = 0
         odd = False
         kind = type(current)

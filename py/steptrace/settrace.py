@@ -16,6 +16,13 @@ from builtins import Exception, RecursionError  # captured at import: a lesson m
 
 from .recorder import FrameState, LimitReached, Recorder
 
+# Before 3.13 CPython copies a frame's variables into `frame.f_locals` before each trace call and copies
+# them back after it, cells included. A finalizer that runs in between (a value dropped by that copy, a
+# collection the recorder set off) and writes a closure variable of the frame would have its write undone
+# by the copy back of the older value: for a frame with cells the trace function reads `f_locals` once
+# more as it returns, which takes the cells' values as they are then.
+COPIES_BACK = sys.version_info < (3, 13)
+
 
 class SettraceBackend:
     """sys.settrace: a global trace function that only opts in for frames of the shown file."""
@@ -32,6 +39,8 @@ class SettraceBackend:
         enter, guarded = recorder.enter, recorder.guarded
 
         def local_for(state: FrameState):
+            cells = COPIES_BACK and bool(state.code.co_cellvars or state.code.co_freevars)
+
             def local(frame, event, arg):
                 """The per-frame trace function: dispatch on the event name. The hot path: one
                 try holds the clauses of `Recorder.guarded` inline for all three events (see there)."""
@@ -48,6 +57,9 @@ class SettraceBackend:
                     pass                   # the traced code is at the limit; it will raise itself
                 except Exception as error:  # noqa: BLE001 - a recorder bug must not change the run
                     fault(event, error)
+                finally:
+                    if cells:
+                        _ = frame.f_locals     # read for its copy (see COPIES_BACK)
                 return local
             return local
 
@@ -55,7 +67,11 @@ class SettraceBackend:
             """Called for every new frame: opt in only for the shown file."""
             if frame.f_code.co_filename != filename:
                 return None
-            state = guarded("call", enter, frame)
+            try:
+                state = guarded("call", enter, frame)
+            finally:
+                if COPIES_BACK and (frame.f_code.co_cellvars or frame.f_code.co_freevars):
+                    _ = frame.f_locals     # read for its copy (see COPIES_BACK)
             if state is None:
                 return None
             if state.local is None:

@@ -165,6 +165,7 @@ def looks_checked():
             missed.append([index, ["scalars out of step with seen"]])
 
     def named_then_all(self, state, frame, index, names):
+        looked_at[0] = index
         epoch = self.epoch
         original(self, state, frame, index, names)
         cheap.append(index)
@@ -181,6 +182,7 @@ def looks_checked():
             missed.append([index, last_delta_names(chunk)])
 
     def all_checked(self, state, frame, index):
+        looked_at[0] = index
         # From the recorder's look to the end of these checks the collector waits, as it does during the
         # look itself: the checks' allocations must not run a finalizer of the program's in between.
         collector_waiting(look_then_compare, self, state, frame, index)
@@ -192,10 +194,21 @@ def looks_checked():
 
     def line_then_checked(self, state, frame, lineno):
         original_line(self, state, frame, lineno)
+        index = self.count - 1
         if collected:
             collector_waiting(fresh_previews_agree, self, state, frame, collected.pop())
+        elif looked_at[0] != index:
+            # A cheap step whose line wrote no name: nothing was looked at. A look at every local must
+            # find nothing new either.
+            cheap.append(index)
+            chunk = self.table.current
+            before = len(chunk.delta_event)
+            self._locals(state, frame, index)
+            if len(chunk.delta_event) > before:
+                missed.append([index, last_delta_names(chunk)])
 
     collected = []
+    looked_at = [-1]
     original_line = recorder.Recorder.line
     recorder.Recorder._locals_named, recorder.Recorder._locals = named_then_all, all_checked
     recorder.Recorder.line = line_then_checked
