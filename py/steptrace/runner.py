@@ -27,6 +27,7 @@ from builtins import (
     KeyboardInterrupt,
     SyntaxError,
     ValueError,
+    bool,
     compile,
     enumerate,
     exec,

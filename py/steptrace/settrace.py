@@ -39,7 +39,7 @@ class SettraceBackend:
         enter, guarded = recorder.enter, recorder.guarded
 
         def local_for(state: FrameState):
-            cells = COPIES_BACK and bool(state.code.co_cellvars or state.code.co_freevars)
+            cells = COPIES_BACK and (state.code.co_cellvars or state.code.co_freevars) != ()
 
             def local(frame, event, arg):
                 """The per-frame trace function: dispatch on the event name. The hot path: one
