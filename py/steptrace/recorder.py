@@ -616,10 +616,10 @@ class Recorder:
             current = frame.f_locals
         hidden = 0
         odd = False
-        kind = type(current)
-        if kind is dict or kind is _LOCALS_VIEW:
+        space = type(current)             # (`kind` below is each value's type)
+        if space is dict or space is _LOCALS_VIEW:
             pairs, size, names = current.items(), len(current), current
-        elif issubclass(kind, dict):      # type's own check: no hook of the class's runs
+        elif issubclass(space, dict):      # type's own check: no hook of the class's runs
             # A class body's namespace from a metaclass's `__prepare__`: read through dict's own C
             # methods, never the program's overrides (and never by name: no cheap step, below).
             pairs, size, names = _dict_items(current), _dict_len(current), _dict_iter(current)
@@ -679,7 +679,7 @@ class Recorder:
                 set_refs.append(values.intern(preview, signature))
                 count += 1
         removed = None
-        if not LIVE_LOCALS and kind is dict and any(map(is_, current.values(), repeat(current))):
+        if not LIVE_LOCALS and space is dict and any(map(is_, current.values(), repeat(current))):
             odd = True      # before 3.13 `locals()` is this very dict, which every event refreshes unseen
         if odd:
             # A key that is not a str (a class body, or a frame's locals written by the program), or a

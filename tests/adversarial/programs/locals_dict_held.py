@@ -5,6 +5,8 @@ def main():
     a = 1
     b = 2
     snap = locals()
+    e = 3               # a name after `snap` in the frame's order: the look's last changed value is an int
+    e = 4               # a pure line after it: `snap` changes too
     del a
     c = b + 1
     d = c * 2
