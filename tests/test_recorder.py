@@ -890,3 +890,48 @@ def test_a_collection_during_a_full_look_is_followed_by_another_look(tmp_path, m
     assert looked.count(event) == 2               # looked again at the same event
     assert next(iter(locals_at(doc, event).values()))["box"]["r"] == "['finalized']"
     check_document(doc)
+
+
+HANDLER_LOOP = '''\
+LOG = []
+
+
+class Loud(Exception):
+    def __del__(self):
+        LOG.append("freed")
+
+
+def main():
+    log = LOG
+    total = 0
+    for i in range(30):
+        total += i
+        if i % 10 == 0:
+            try:
+                raise Loud(i)
+            except Loud as error:
+                total += 1
+        total *= 1
+    return total, len(log)
+'''
+
+
+def test_a_function_with_a_named_handler_still_takes_cheap_steps(tmp_path, monkeypatch):
+    """`except ... as error` puts its clean-up (error = None; del error) in every line's plan. Outside the
+    handler `error` is unbound, and overwriting an unbound name drops nothing: the pure lines around it are
+    cheap (they never were), and every one of them still misses nothing (`looks_checked`)."""
+    sys.path.insert(0, str(REPO / "tests" / "adversarial"))
+    try:
+        from harness import looks_checked
+    finally:
+        sys.path.remove(str(REPO / "tests" / "adversarial"))
+    from steptrace import recorder as recorder_module
+    # Cheap steps are off while another thread lives (this process may hold the Pyodide bridge's).
+    monkeypatch.setattr(recorder_module, "_thread_count", lambda: 0)
+    (tmp_path / "named_handler.py").write_text(HANDLER_LOOP, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with looks_checked() as (missed, cheap):
+        doc = json.loads(run_case("named_handler.py", "named_handler", "from named_handler import main\n",
+                                  "print(main())\n", backend="settrace"))
+    assert doc["stdout_text"] == "(438, 3)\n" and doc["stats"]["internal_errors"] == []
+    assert missed == [] and len(cheap) >= 50, (missed, len(cheap))

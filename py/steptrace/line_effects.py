@@ -40,6 +40,7 @@ WRITES = frozenset({"STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL", "
                     "DELETE_DEREF", "DELETE_GLOBAL"})
 PAIR_WRITES = frozenset({"STORE_FAST_STORE_FAST"})
 STORE_THEN_LOAD = "STORE_FAST_LOAD_FAST"   # oparg: stored << 4 | loaded
+GLOBAL_WRITES = frozenset({"STORE_GLOBAL", "DELETE_GLOBAL"})
 BY_NAME = frozenset({"LOAD_NAME", "STORE_NAME", "STORE_GLOBAL", "DELETE_NAME", "DELETE_GLOBAL"})
 # Instructions that, on exact scalars (and the values pure instructions make of them), run only the
 # interpreter's own C code and change nothing but the stack.
@@ -158,7 +159,9 @@ def plans(code: CodeType) -> dict[int, tuple[frozenset[str], frozenset[str]] | N
         if name in READS or name in PAIR_READS:
             reads, writes = names, ()
         elif name in WRITES or name in PAIR_WRITES:
-            reads, writes = (), names
+            # A global is no variable of the frame: the recorder cannot tell it unbound, so it counts as
+            # read too (a line overwriting a global is cheap only while the global holds a scalar).
+            reads, writes = (names if name in GLOBAL_WRITES else ()), names
         elif name == STORE_THEN_LOAD:
             reads, writes = names[1:], names[:1]
         elif name in PURE or name in METHOD_CALLS or (

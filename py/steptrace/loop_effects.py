@@ -76,7 +76,7 @@ class Loop:
 
     def __init__(self, line: int, offset: int, body: int, targets: frozenset[str], unpacks: bool) -> None:
         self.line, self.offset, self.body = line, offset, body
-        self.plan = (targets, tuple(targets))  # as a pure line's (names read or written, names written)
+        self.plan = (targets, tuple(targets), frozenset())  # as a pure line's (read or written, written, read)
         self.unpacks = unpacks
         self.kind = ""                        # "name" | "method" | "call"
         self.callable = None                  # "range" | "enumerate" for a call

@@ -156,8 +156,8 @@ def _shared_plans(code: Any) -> tuple[dict, dict, bool]:
            code.co_cellvars, code.co_freevars)
     known = _plans_by_content.get(key)
     if known is None:
-        # (names read or written, names written): a set for the subset test, a tuple to walk
-        plans = {line: None if plan is None else (plan[0] | plan[1], tuple(plan[1]))
+        # (names read or written, names written, names read): a set for the subset test, a tuple to walk
+        plans = {line: None if plan is None else (plan[0] | plan[1], tuple(plan[1]), plan[0])
                  for line, plan in line_plans(code).items()}
         loops = loop_plans(code)
         known = (plans, loops, bool(loops) or any(plan is not None for plan in plans.values()))
@@ -342,10 +342,11 @@ class Recorder:
             chunk.lines.append(lineno)
             chunk.frames.append(state.id)
             self.count = index + 1
-        if (plan is not None and state.last == index - 1 and state.epoch == self.epoch and plan[0] <= state.scalars
+        if (plan is not None and state.last == index - 1 and state.epoch == self.epoch
+                and (plan[0] <= state.scalars or _scalars_or_unbound(plan, state))
                 and (NO_THREADS or not _thread_count())):   # a thread may start unseen (a signal handler)
-            # A pure line (line_effects) whose names all held exact scalars when it began (a name it
-            # binds for the first time is not cheap): it ran no code of the program's and only the
+            # A pure line (line_effects) whose names all held exact scalars when it began (a name it only
+            # writes may have been unbound): it ran no code of the program's and only the
             # names it wrote can have changed. The rest of the rule: the frame's last event came just
             # before; since its last full look no garbage collection ran (finalizers), no chunk began
             # (the frame owes it a full snapshot) and no other thread existed (`_locals` sets epoch).
@@ -543,6 +544,8 @@ class Recorder:
                     seen[name] = (value, None, None)
                     continue
                 seen[name] = (value, None, None)
+                if known is None:                   # bound for the first time (see _scalars_or_unbound)
+                    state.scalars.add(name)
                 items = chunk.values                # the pool's current list, from `value_base` on
                 chunk.set_names.append(name)
                 chunk.set_refs.append(chunk.value_base + len(items))
@@ -557,6 +560,8 @@ class Recorder:
             token = value if signature is None else id(value)
             if signature is not None:
                 state.scalars.discard(name)
+            elif known is None:
+                state.scalars.add(name)
             if known is not None and (preview is known[2] or preview == known[2]):
                 seen[name] = (token, signature, known[2])
                 continue
@@ -713,6 +718,19 @@ class Recorder:
             chunk.full_rows.append(len(chunk.delta_event))
         chunk.delta_event.append(index)
         chunk.delta_sets.append(count)
+
+
+def _scalars_or_unbound(plan: tuple, state: FrameState) -> bool:
+    """Did every name the pure line reads hold an exact scalar, and every name it only writes hold one or
+    nothing? (An `except ... as e` handler's clean-up is in every line's plan: it writes `e`, unbound
+    outside the handler, and overwriting an unbound name drops nothing. A name read must be bound: one
+    that is not would be looked up further, at module level among the builtins, which the program may
+    have rebound.)"""
+    seen, scalars, reads = state.seen, state.scalars, plan[2]
+    for name in plan[0]:
+        if name not in scalars and (name in seen or name in reads):
+            return False
+    return True
 
 
 def _same_number(old: Any, new: Any) -> bool:
