@@ -25,7 +25,7 @@ from builtins import (
 )
 
 from .recorder import Recorder
-from .table import Chunk, EventTable, delta_frames, delta_full
+from .table import Chunk, EventTable, delta_frames, full_flags
 
 _NUMBER_TYPES = frozenset(("int", "float", "bool", "NoneType"))
 
@@ -98,7 +98,7 @@ def tables(recorder: Recorder) -> dict:
             deleted.setdefault(row, []).append(name)
         names, refs, at = chunk.set_names, chunk.set_refs, 0
         rows = len(chunk.delta_sets)
-        for row, (frame, full, count) in enumerate(zip(delta_frames(chunk, rows), delta_full(chunk, rows),
+        for row, (frame, full, count) in enumerate(zip(delta_frames(chunk, rows), full_flags(chunk, rows),
                                                         chunk.delta_sets, strict=True)):
             deltas.append({"i": index(chunk.delta_event[row]), "f": frame,
                            "set": {names[e]: where[refs[e] - first] for e in range(at, at + count)},

@@ -9,10 +9,12 @@ text methods in `PURE_METHODS` (`word.strip(".,").lower()`): on such a line ever
 a constant, or made of them by pure instructions and these methods (a list of str from `split`), and
 a method of a builtin type cannot be replaced; the callable can only be one of those methods, or not
 callable at all (a TypeError, which the recorder sees as an event of its own). A line that loads any
-other attribute, or a global, is not pure. The recorder checks
+other attribute, or a global, is not pure, nor is a method call whose receiver a line above made (the
+call sits on the attribute's line), nor `~` (it warns on a bool). A name the line only writes may also
+have been unbound (overwriting nothing drops nothing), unless it is a global. The recorder checks
 the rest of the rule at run time: the frame's previous event came just before (no other frame ran),
-no garbage collection ran (finalizers), no other thread exists, no trace function of the program's
-runs between lines. Everything else — a call, a subscript store, an import, an unknown instruction —
+no garbage collection ran (finalizers), no other thread exists, no trace or profile function of the
+program's is set. Everything else — a call, a subscript store, an import, an unknown instruction —
 means: look at every local.
 
 `plans(code)` gives, per line, `(reads, writes)` for a pure line, or None.

@@ -33,8 +33,7 @@ from operator import itemgetter
 
 from .document import attached, gap, serialize, whole_events
 from .recorder import Recorder
-from .table import delta_frames
-from .table import delta_full as delta_full_of
+from .table import delta_frames, full_flags
 
 # value kinds: a preview (JSON), or a number kept raw by the recorder
 PREVIEW, INT, FLOAT, BOOL, NONE = range(5)
@@ -102,7 +101,7 @@ def pack(recorder: Recorder, document: dict) -> dict:
         delta_event += _shifted(chunk.delta_event, shift)
         rows = len(chunk.delta_sets)
         delta_frame.fromlist(delta_frames(chunk, rows))
-        delta_full += delta_full_of(chunk, rows)
+        delta_full += full_flags(chunk, rows)
         delta_sets += chunk.delta_sets
         set_names.extend(chunk.set_names)
         moved = base - chunk.value_base                     # values dropped before this chunk, if any

@@ -39,8 +39,6 @@ class SettraceBackend:
         enter, guarded = recorder.enter, recorder.guarded
 
         def local_for(state: FrameState):
-            cells = COPIES_BACK and (state.code.co_cellvars or state.code.co_freevars) != ()
-
             def local(frame, event, arg):
                 """The per-frame trace function: dispatch on the event name. The hot path: one
                 try holds the clauses of `Recorder.guarded` inline for all three events (see there)."""
@@ -57,11 +55,19 @@ class SettraceBackend:
                     pass                   # the traced code is at the limit; it will raise itself
                 except Exception as error:  # noqa: BLE001 - a recorder bug must not change the run
                     fault(event, error)
-                finally:
-                    if cells:
-                        _ = frame.f_locals     # read for its copy (see COPIES_BACK)
                 return local
-            return local
+
+            if not (COPIES_BACK and (state.code.co_cellvars or state.code.co_freevars) != ()):
+                return local
+
+            def local_with_cells(frame, event, arg):
+                """`local`, then `f_locals` read once more for its copy (see COPIES_BACK)."""
+                try:
+                    local(frame, event, arg)
+                finally:
+                    _ = frame.f_locals
+                return local_with_cells
+            return local_with_cells
 
         def global_trace(frame, event, arg):
             """Called for every new frame: opt in only for the shown file."""

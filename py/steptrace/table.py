@@ -99,7 +99,7 @@ def delta_frames(chunk: Chunk, rows: int) -> list[int]:
     return list(itemgetter(*[event - start for event in chunk.delta_event[:rows]])(chunk.frames))
 
 
-def delta_full(chunk: Chunk, rows: int) -> bytearray:
+def full_flags(chunk: Chunk, rows: int) -> bytearray:
     """0/1 per delta of the chunk's first `rows`: 1 for a full snapshot."""
     full = bytearray(rows)
     for row in chunk.full_rows:
