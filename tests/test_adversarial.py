@@ -271,6 +271,4 @@ def test_adversarial_in_pyodide(fresh_pyodide, name):
     # A program that swallows the stop only ends under the page's backend (monitoring): CPython drops
     # a settrace function that raised, and Pyodide has no timer signal to stop it another way.
     backends = ["monitoring"] if "# runaway:" in header(name) else ["monitoring", "settrace"]
-    if "# own-pyodide:" in header(name):
-        fresh_pyodide.close()               # a Pyodide of its own, booted for it (see the program's header)
     judge(fresh_pyodide.report(name, backends))

@@ -192,7 +192,7 @@ class MonitoringBackend:
 
         def on_unwind(code, offset, error):
             if code.co_filename == filename:
-                guarded("return", left_from, getframe(1), None, True, False)
+                guarded("return", left_from, getframe(1), error, True, False)
 
         register = monitoring.register_callback
         register(tool, events.PY_START, on_start)

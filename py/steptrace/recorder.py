@@ -388,8 +388,12 @@ class Recorder:
 
     def leave(self, state: FrameState, frame: FrameType, value: Any, unwinding: bool | None,
               suspended: bool | None) -> None:
-        """Return or yield. `unwinding`: an exception leaves the frame; `suspended`: a yield.
-        None for either: read it from the instruction the frame stopped at (settrace does not say)."""
+        """Return or yield. `unwinding`: an exception leaves the frame (`value`: that exception, or
+        None when the backend does not say); `suspended`: a yield. None for either: read it from the
+        instruction the frame stopped at (settrace does not say).
+
+        Once stopped, a frame left for any other reason than our stop raises it again; one unwinding
+        our stop does not: a new stop per frame would chain them (`__context__`) all the way up."""
         if unwinding is None or suspended is None:
             op = _last_op(frame)
             if suspended is None:
@@ -412,8 +416,8 @@ class Recorder:
         except BaseException:
             self._repair(state)
             raise
-        self._ended(state, id(frame), unwinding, suspended, preview)
-        if self.stop_reason is not None and self.raise_in_callbacks:
+        self._ended(state, (id(frame),), unwinding, suspended, preview)
+        if self.stop_reason is not None and self.raise_in_callbacks and not (unwinding and type(value) is LimitReached):
             raise LimitReached(self.stop_reason)
 
     def _resumes_after_yield(self, state: FrameState, frame: FrameType) -> bool:
@@ -437,16 +441,13 @@ class Recorder:
         elif state in stack:
             stack.remove(state)
 
-    def _ended(self, state: FrameState, key: int | None, unwinding: bool, suspended: bool,
+    def _ended(self, state: FrameState, keys: tuple | list, unwinding: bool, suspended: bool,
                preview: dict | None, stopped: bool = False, unseen: bool = False) -> None:
+        """The frame ended (not suspended): it leaves `live` under `keys` and its outcome may be the call's."""
         if suspended:
             return
-        if key is not None:
+        for key in keys:
             self.live.pop(key, None)
-        else:
-            for frame_key, known in list(self.live.items()):
-                if known is state:
-                    del self.live[frame_key]
         self.table.current.ended.append(state.id)
         if self.frames.get(state.id, [None, 0])[1] is None and state.thread == self.thread:
             if unseen:
@@ -481,10 +482,14 @@ class Recorder:
         unheard (the program switched tracing off): its outcome is "unseen", not an unwind."""
         self._repair(None)
         unseen = returned and self.stop_reason is None
+        keys: dict = {}                             # found once: a stop deep in recursion leaves many open
+        for key, known in self.live.items():
+            keys.setdefault(id(known), []).append(key)
         while self.stack:
             state = self.stack.pop()
             self._event(RETURN, state.line, state.id, checked=False)
-            self._ended(state, None, True, False, None, stopped=self.stop_reason is not None, unseen=unseen)
+            self._ended(state, keys.pop(id(state), ()), True, False, None, stopped=self.stop_reason is not None,
+                        unseen=unseen)
 
     def stdout(self, text: str, stream: str) -> None:
         self.table.current.stdout.append((self.count - 1, text, stream))

@@ -39,7 +39,7 @@ from builtins import (
 )
 from collections.abc import Callable
 
-from . import exceptions, monitor, packed
+from . import exceptions, monitor, packed, tracebacks
 from . import files as run_files
 from .capture import OutputCapture
 from .deadline import Deadline
@@ -204,7 +204,9 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
             elapsed = (time.perf_counter() - started) * 1000
             recorder.finish(returned=error is None)
             end = _end(error, recorder, filename, elapsed, fault)
+            held = tracebacks.in_freeing_order(error)
             del error
+            tracebacks.let_go(held)             # a deep traceback freed at once overflows Pyodide's stack
             found = run_files.collect(run.temp_dir, run.work_dir)
             # The run's objects go now, so their finalizers' output is still this run's.
             run.forget_lesson_modules()

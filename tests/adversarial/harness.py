@@ -63,8 +63,8 @@ def state() -> dict:
 
 def run(run_case, name: str, setup: str, entry: str, **options) -> tuple[dict, float]:
     started = time.perf_counter()
-    text = run_case(f"{name}.py", name, setup, entry, time_limit=TIME_LIMIT, max_events=MAX_EVENTS,
-                    function="main", case=name, **options)
+    options = {"time_limit": TIME_LIMIT, "max_events": MAX_EVENTS, **options}
+    text = run_case(f"{name}.py", name, setup, entry, function="main", case=name, **options)
     return json.loads(text), time.perf_counter() - started
 
 
