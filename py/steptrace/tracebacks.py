@@ -10,6 +10,10 @@ the right order, each object is freed by its own decref and nothing recurses: ch
 newest first, tracebacks outermost first (the next entry is still held), frames innermost first (the
 caller is still held).
 
+A long chain left in a module global is not saved this way (README): the module's namespace is in a
+cycle with its functions, so the collector frees it, and clearing the namespace frees the chain at
+once however the links were held before (tried: held breadth first, it still died in `gc.collect`).
+
 Only the C accessors are used: reading `__traceback__` or `__context__` through the exception's
 class could run a `__getattribute__` of the program's.
 """
