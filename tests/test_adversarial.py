@@ -248,6 +248,10 @@ def _finalizer_left(doc):
     assert "closed on json\n" in doc["stdout_text"] and "closed on builtins\n" in doc["stdout_text"]
 
 
+def _chains_left(doc):
+    assert doc["stdout_text"] == "built 19999 19999\nevery node finalized, the module's globals still there\n"
+
+
 SPECIFIC = {
     "dag_lists": _dag, "dag_mixed": _dag, "repr_side_effect": _repr_side_effect, "set_lt": _set_lt,
     "stale_mutations": _stale, "builtins_rebound": _builtins, "objects": _objects, "wrappers": _wrappers,
@@ -255,6 +259,7 @@ SPECIFIC = {
     "output_in_del": _output_in_del, "files_made": _files, "exception_str_hangs": _exception_str,
     "exception_group": _exception_group, "module_impostor": _module_impostor,
     "finalizer_left_on_a_stdlib_module": _finalizer_left, "collection_during_a_look": _collection_during_a_look,
+    "chains_left_in_globals": _chains_left,
 }
 
 

@@ -108,13 +108,15 @@ class CleanRun:
         if sys.getrecursionlimit() < self._saved["recursion"]:
             sys.setrecursionlimit(self._saved["recursion"])
 
-    def forget_lesson_modules(self) -> None:
+    def forget_lesson_modules(self) -> list:
         """Drop every module loaded from the lesson tree (not the recorder), so imports run afresh: those
         whose file lies in it, the namespace packages (folders without `__init__.py`, no file) whose
         folders all do, and every submodule of one dropped. A namespace package kept while its parent
-        went would break the next import below it (importlib looks the parent up: KeyError)."""
+        went would break the next import below it (importlib looks the parent up: KeyError).
+        Returns the modules dropped (for `freeing.let_modules_go`)."""
         root = self.lesson_root + os.sep
         dropped = []
+        modules = []
         for name, module in list(sys.modules.items()):
             if type(name) is not str or name == OWN_PACKAGE or name.startswith(OWN_PACKAGE + "."):
                 continue
@@ -125,13 +127,14 @@ class CleanRun:
                 folders = _namespace_folders(module)
                 inside = bool(folders) and all(_normalized(folder).startswith(root) for folder in folders)
             if inside:
-                del sys.modules[name]
+                modules.append(sys.modules.pop(name))
                 dropped.append(name + ".")
         if dropped:
             prefixes = tuple(dropped)
             for name in [name for name in sys.modules if type(name) is str and name.startswith(prefixes)]:
                 if not (name == OWN_PACKAGE or name.startswith(OWN_PACKAGE + ".")):
-                    del sys.modules[name]
+                    modules.append(sys.modules.pop(name))
+        return modules
 
     def __exit__(self, *exc_info: object) -> None:
         saved = self._saved

@@ -39,7 +39,7 @@ from builtins import (
 )
 from collections.abc import Callable
 
-from . import exceptions, monitor, packed, tracebacks
+from . import exceptions, freeing, monitor, packed
 from . import files as run_files
 from .capture import OutputCapture
 from .deadline import Deadline
@@ -204,17 +204,20 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
             elapsed = (time.perf_counter() - started) * 1000
             recorder.finish(returned=error is None)
             end = _end(error, recorder, filename, elapsed, fault)
-            held = tracebacks.in_freeing_order(error)
+            held = freeing.exception_in_freeing_order(error)
             del error
-            tracebacks.let_go(held)             # a deep traceback freed at once overflows Pyodide's stack
+            freeing.let_go(held)                # a long traceback freed at once overflows Pyodide's stack
             found = run_files.collect(run.temp_dir, run.work_dir)
-            # The run's objects go now, so their finalizers' output is still this run's.
-            run.forget_lesson_modules()
+            # The run's objects go now, so their finalizers' output is still this run's; one at a time
+            # (`freeing`: a long chain freed at once overflows Pyodide's stack).
+            dropped = run.forget_lesson_modules()
             run.put_back_shared_state()
             recorder.values.previewer.forget()
             exceptions.forget()
+            held = freeing.graph_in_freeing_order([namespace])
             namespace.clear()
-            gc.collect()
+            freeing.let_go(held)
+            freeing.let_modules_go(dropped)
     document = {
         "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
         "python": sys.version.split()[0], "backend": chosen.name if chosen else "none",

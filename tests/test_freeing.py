@@ -1,0 +1,149 @@
+"""steptrace.freeing: what a caught exception or a dropped module reaches, freed one object at a time, with
+every finalizer run as before (the Pyodide side is in test_adversarial: deep_raise, runaway_deep_down,
+chains_left_in_globals)."""
+from __future__ import annotations
+
+import gc
+import sys
+import types
+import weakref
+
+from steptrace import freeing
+
+
+def down(n: int) -> None:
+    if n == 0:
+        raise ValueError("bottom")
+    down(n - 1)
+
+
+def caught(action) -> BaseException:
+    try:
+        action()
+    except BaseException as error:  # noqa: BLE001
+        return error
+    raise AssertionError("nothing was raised")
+
+
+def test_exceptions_newest_first_then_tracebacks_outermost_first_then_frames_innermost_first():
+    def chained():
+        try:
+            down(30)
+        except ValueError as first:
+            raise KeyError("again") from first
+
+    error = caught(chained)
+    held = freeing.exception_in_freeing_order(error)
+    kinds = [type(item) for item in held]
+    frames = [item for item in held if type(item) is types.FrameType]
+    entries = [item for item in held if type(item) is types.TracebackType]
+    assert held[-1] is error and held[-2] is error.__cause__
+    assert kinds == sorted(kinds, key=[types.FrameType, types.TracebackType, ValueError, KeyError].index)
+    assert entries[-1] is error.__traceback__           # popped first: the outermost entry
+    down_frames = [frame for frame in frames if frame.f_code is down.__code__]
+    assert len(down_frames) == 31
+    depths = [frame.f_locals["n"] for frame in down_frames]
+    assert depths == sorted(depths, reverse=True)       # popped first: the innermost frame (n == 0)
+    freeing.let_go(held)
+    assert held == []
+
+
+def test_groups_and_contexts_are_followed_once():
+    first = caught(lambda: down(3))
+    group = ExceptionGroup("many", [first, caught(lambda: down(2))])
+    group.__context__ = first                          # reached twice: held once
+    held = freeing.exception_in_freeing_order(group)
+    exceptions = [item for item in held if isinstance(item, BaseException)]
+    assert len(exceptions) == 3 and len({id(item) for item in exceptions}) == 3
+
+
+def test_no_code_of_the_program_runs():
+    reads = []
+
+    class Nosy(Exception):
+        def __getattribute__(self, name):
+            reads.append(name)
+            return super().__getattribute__(name)
+
+    def raise_nosy():
+        raise Nosy("x")
+
+    error = caught(raise_nosy)
+    reads.clear()
+    held = freeing.exception_in_freeing_order(error)
+    assert reads == [] and held[-1] is error
+
+
+def test_nothing_to_hold_for_no_exception():
+    assert freeing.exception_in_freeing_order(None) == []
+    assert sys.exc_info() == (None, None, None)
+
+
+CHAIN = """
+class Node:
+    def __init__(self, next):
+        self.next = next
+
+    def __del__(self):
+        global finalized
+        finalized += 1          # a NameError here would go to stderr: the module's globals must be whole
+        log.append(finalized)
+
+finalized = 0
+log = []
+head = None
+for _ in range(LINKS):
+    head = Node(head)
+"""
+
+
+def module_with_chain(links: int) -> types.ModuleType:
+    module = types.ModuleType("chain_for_test")
+    module.__dict__["LINKS"] = links
+    exec(CHAIN, module.__dict__)
+    return module
+
+
+def dropped(links: int) -> tuple[list, list, weakref.ref]:
+    """[the module], its finalizers' log, a weak reference to a node near the chain's end."""
+    module = module_with_chain(links)
+    return [module], module.log, weakref.ref(module.head.next.next)
+
+
+def test_a_dropped_module_with_a_long_chain_is_harvested_and_every_finalizer_sees_its_globals():
+    modules, log, tail = dropped(3 * freeing.FEW)
+    freeing.let_modules_go(modules)
+    assert modules == []
+    assert log == list(range(1, 3 * freeing.FEW + 1))       # each finalizer once, the global counting on
+    assert tail() is None
+
+
+def test_a_small_module_goes_the_usual_way():
+    modules, log, tail = dropped(10)
+    freeing.let_modules_go(modules)
+    assert log == list(range(1, 11)) and tail() is None
+
+
+def test_a_module_still_held_elsewhere_is_left_whole():
+    modules, log, tail = dropped(3 * freeing.FEW)
+    keep = modules[0].__dict__
+    freeing.let_modules_go(modules)
+    assert log == [] and keep["head"] is not None and tail() is not None
+    assert all(type(key) is str for key in keep)              # no harvest left planted
+    del keep
+    gc.collect()
+    assert len(log) == 3 * freeing.FEW and tail() is None
+
+
+def test_graph_enters_untracked_nests_but_not_modules_classes_or_kept_namespaces():
+    nest: tuple = ()
+    for _ in range(50):
+        nest = (nest,)
+    gc.collect()                                              # untracks the nest of empty tuples
+    class Holder:
+        pass
+    root = {"nest": nest, "module": sys, "cls": Holder, "globals": vars(sys)}
+    order = freeing.graph_in_freeing_order([root])
+    assert order[-1] is root
+    assert sum(type(item) is tuple for item in order) == 51       # with the empty one
+    assert not any(item is sys or item is Holder or item is vars(sys) for item in order)
