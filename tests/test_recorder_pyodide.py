@@ -266,3 +266,53 @@ def test_pyodide_backends_agree_on_deep_changes(deep):
     b = deep("deep()\ncounts(list('abracadabra') * 3)\n", backend="monitoring")
     for key in ("frames", "events", "values", "locals", "returns", "exceptions", "stdout"):
         assert a[key] == b[key], key
+
+
+# -- generators resumed through C ----------------------------------------------------------------
+NESTED_GENERATORS = '''\
+def walk(n):
+    if n == 0:
+        yield 0
+        return
+    for value in walk(n - 1):
+        yield value
+
+
+def delegate(n):
+    if n == 0:
+        yield 0
+        return
+    yield from delegate(n - 1)
+'''
+
+
+@pytest.fixture(scope="module")
+def generators(pyodide):
+    """NESTED_GENERATORS as its own module; each run raises the recursion limit (the run puts it back)."""
+    pyodide.run(f"import os, sys\nos.makedirs({ADV_DIR!r}, exist_ok=True)\n"
+                f"open({ADV_DIR + '/nested_generators.py'!r}, 'w').write({NESTED_GENERATORS!r})\n"
+                f"sys.path.insert(0, {ADV_DIR!r})\nresult = 'ok'\n")
+
+    def trace(call: str, **kw) -> dict:
+        entry = f"import sys\nsys.setrecursionlimit(10_000)\nprint(len(list({call})))\n"
+        doc = json.loads(remote_run(pyodide, "nested_generators.py", "nested_generators",
+                                    "from nested_generators import *\n", entry, **kw))
+        if kw.get("record", True):
+            check_document(doc)
+        return doc
+    return trace
+
+
+@pytest.mark.parametrize("backend", ["monitoring", "settrace"])
+def test_generators_nested_through_c_stop_before_the_js_stack_overflows(generators, backend):
+    """Under line events each `for` over a generator resumes it in a C call of its own: ~290 deep, Pyodide
+    died ("Maximum call stack size exceeded"). Past recorder.GENERATORS_NESTED the run stops instead."""
+    from steptrace.recorder import GENERATORS_NESTED
+    at_bound = generators(f"walk({GENERATORS_NESTED - 1})", backend=backend)    # walk(n): n + 1 generators
+    assert at_bound["end"]["status"] == "returned" and at_bound["stdout_text"] == "1\n"
+    deep = generators("walk(2_000)", backend=backend)
+    assert (deep["end"]["status"], deep["end"]["reason"]) == ("stopped", "generators_nested")
+    assert deep["end"]["call"] is None or deep["end"]["call"]["status"] == "stopped"
+    assert generators("delegate(2_000)", backend=backend)["stdout_text"] == "1\n"   # `yield from`: inline
+    untraced = generators("walk(2_000)", record=False)
+    assert untraced["end"]["status"] == "returned" and untraced["stdout_text"] == "1\n"

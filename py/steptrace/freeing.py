@@ -4,9 +4,10 @@ Freeing the head of a long chain (a traceback and the frames it passed, a linked
 frees the chain recursively in C, several C calls per link. CPython 3.14 bounds that recursion by the
 C stack it measures, but under Emscripten the wasm calls run on the JS engine's own stack, which runs
 out first: Pyodide 314 dies ("Maximum call stack size exceeded") freeing a traceback that passed
-~6,000 frames or a linked list of ~5,000 instances (~3,000 once previews have read their `__dict__`,
-which 3.14 then keeps). A program that leaves such a chain in a module global would not free it by
-itself (its module lives on); the runner drops the module at the end of every run.
+~6,000 frames or a linked list of ~3,100 instances under node (~1,800 once previews have read their
+`__dict__`, which 3.14 then keeps), of 1,000-2,000 in Chromium's worker. A program that leaves such a
+chain in a module global would not free it by itself (its module lives on); the runner drops the
+module at the end of every run.
 
 Held in one list in the right order, each object is freed by its own decref and nothing recurses: what
 holds comes before what it holds (`let_go` pops the list from the end). Finalizers run in the order a
@@ -26,9 +27,9 @@ from builtins import BaseException, BaseExceptionGroup, dict, id, issubclass, le
 # How many objects one gathering holds at most (~50 bytes each, with its id in a set); past it the
 # rest is freed the usual way.
 HELD_CAP = 500_000
-# Fewer objects than this hold no chain long enough to matter (Pyodide dies from ~3,000 links): the
-# modules a run leaves are then freed the usual way, in one collection, not two.
-FEW = 1_000
+# Fewer objects than this hold no chain long enough to matter (Chromium's worker dies from 1,000-2,000
+# links): the modules a run leaves are then freed the usual way, in one collection, not two.
+FEW = 500
 _ATOMS = (int, float, str, bytes, bool, type(None))      # nothing to traverse
 
 _traceback_of = BaseException.__dict__["__traceback__"].__get__

@@ -86,6 +86,17 @@ EARLY_CLOSE_EVENTS = 64     # events a chunk holds before its preview nodes may 
 LOOKS_AGAIN = 3
 
 
+# Generators of the shown file running at once that were resumed through C (by a `for` over one, next(),
+# list(): not by `yield from` or `await`, whose SEND resumes them inline). With line events on, CPython
+# 3.12+ resumes each in a C call of its own (untraced, a `for` steps into a generator inline), and under
+# Emscripten ~290 such calls overflow the JS engine's stack, killing Pyodide (a `for v in walk(node.left):
+# yield v` over a tree 300 deep). Past this many the run stops there, end.reason "generators_nested".
+# Native CPython has room and a C recursion check of its own: it is not counted there.
+GENERATORS_NESTED = 200
+_GENERATOR_FLAGS = 0x20 | 0x80 | 0x200          # CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR
+_COUNT_GENERATORS = sys.version_info >= (3, 12) and sys.platform == "emscripten"
+
+
 class LimitReached(BaseException):
     """Raised into the traced code to stop it; a BaseException so `except Exception` won't eat it."""
 
@@ -98,7 +109,7 @@ class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
     __slots__ = ("id", "code", "seen", "serial", "local", "line", "last", "epoch", "plans", "scalars", "loops",
-                 "pure_loops", "stepping", "can_be_cheap", "thread")
+                 "pure_loops", "stepping", "can_be_cheap", "thread", "in_c")
 
     def __init__(self, frame_id: int, code: Any, plans: tuple[dict, dict, bool]) -> None:
         self.id = frame_id
@@ -116,6 +127,7 @@ class FrameState:
         self.line = 0                      # last line seen, for events that come without one
         self.scalars: set[str] = set()     # names `seen` knows hold an exact scalar (no signature)
         self.thread = _get_ident()         # a frame of another thread never stands for the entry's call
+        self.in_c = False                  # a generator running now, resumed through C (GENERATORS_NESTED)
 
 
 # Plans depend only on what a code object's bytecode says, so they are kept across runs by that content
@@ -197,6 +209,7 @@ class Recorder:
         self.own_tools = 0                          # sys.monitoring tool ids the recorder holds (monitor: 1)
         self.gc_hook: Any = None                    # `on_gc` as registered in gc.callbacks (by the runner)
         self._plans: dict[int, tuple] = {}          # id(code) -> (code, (pure line plans, loops, any of them))
+        self.generators_in_c = 0                    # generators running now, resumed through C
 
     def on_gc(self, phase: str, info: dict) -> None:
         """A gc.callbacks hook: a collection may run finalizers, so the next step looks at everything."""
@@ -316,6 +329,11 @@ class Recorder:
         state.line = line
         state.stepping = None
         self.stack.append(state)
+        if _COUNT_GENERATORS and code.co_flags & _GENERATOR_FLAGS and not state.in_c and _resumed_in_c(frame):
+            state.in_c = True
+            self.generators_in_c += 1
+            if self.generators_in_c > GENERATORS_NESTED:
+                self.stop("generators_nested")
         try:
             self._locals(state, frame, index)
         except BaseException:
@@ -402,6 +420,9 @@ class Recorder:
                 unwinding = not suspended and op not in _RETURN_OPS
         state.line = frame.f_lineno or state.line
         state.stepping = None
+        if state.in_c:
+            state.in_c = False
+            self.generators_in_c -= 1
         self._close(state)
         index = self._event(RETURN, state.line, state.id, checked=False)
         preview = None
@@ -782,6 +803,16 @@ def _starts(frame: FrameType) -> bool:
 
 
 _RESUME = dis.opmap["RESUME"]
+
+
+def _resumed_in_c(frame: FrameType) -> bool:
+    """Was this generator frame resumed through C: by anything but a SEND (`yield from`, `await`) of
+    the frame below it?"""
+    caller = frame.f_back
+    return caller is None or _last_op(caller) != _SEND
+
+
+_SEND = dis.opmap.get("SEND", -1)
 
 
 def _last_op(frame: FrameType) -> int | None:
