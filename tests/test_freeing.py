@@ -34,7 +34,8 @@ def test_exceptions_newest_first_then_tracebacks_outermost_first_then_frames_inn
 
     error = caught(chained)
     held = freeing.exception_in_freeing_order(error)
-    kinds = [type(item) for item in held]
+    first_frame = next(i for i, item in enumerate(held) if type(item) is types.FrameType)
+    kinds = [type(item) for item in held[first_frame:]]          # before: what the frames hold (popped last)
     frames = [item for item in held if type(item) is types.FrameType]
     entries = [item for item in held if type(item) is types.TracebackType]
     assert held[-1] is error and held[-2] is error.__cause__
@@ -46,6 +47,22 @@ def test_exceptions_newest_first_then_tracebacks_outermost_first_then_frames_inn
     assert depths == sorted(depths, reverse=True)       # popped first: the innermost frame (n == 0)
     freeing.let_go(held)
     assert held == []
+
+
+def test_what_the_program_frames_hold_goes_after_them_head_first_and_nothing_of_the_recorder():
+    def holding():
+        head = None
+        for value in range(100):
+            head = [value, head]
+        raise ValueError(head[0])
+
+    error = caught(holding)
+    held = freeing.exception_in_freeing_order(error)
+    first_frame = next(i for i, item in enumerate(held) if type(item) is types.FrameType)
+    links = [item for item in held[:first_frame] if type(item) is list and len(item) == 2]
+    assert [link[0] for link in links] == list(range(100))   # popped from the end: the head (99) first
+    own = freeing.__file__
+    assert not any(type(item) is types.FunctionType and item.__code__.co_filename == own for item in held)
 
 
 def test_groups_and_contexts_are_followed_once():

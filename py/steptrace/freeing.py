@@ -17,6 +17,7 @@ the objects: nothing of the program's runs.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import types
 import weakref
@@ -37,6 +38,11 @@ _context_of = BaseException.__dict__["__context__"].__get__
 _cause_of = BaseException.__dict__["__cause__"].__get__
 _group_exceptions = BaseExceptionGroup.__dict__["exceptions"].__get__
 _module_dict = types.ModuleType.__dict__["__dict__"].__get__
+_frame_code = types.FrameType.__dict__["f_code"].__get__
+_function_code = types.FunctionType.__dict__["__code__"].__get__
+_type_module = type.__dict__["__module__"].__get__
+_OWN = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_OWN_PACKAGE = __name__.rpartition(".")[0] + "."
 _referents = gc.get_referents
 _clear = dict.clear
 
@@ -67,34 +73,61 @@ def exception_in_freeing_order(error: BaseException | None) -> list:
             waiting.extend(_group_exceptions(current))
     exceptions.reverse()
     entries.reverse()
-    return frames + entries + exceptions
+    # Then what the program's frames hold (a stop may land while a local holds a long linked list),
+    # after the frames themselves.
+    below = _reached([frame for frame in frames if not _ours(frame, types.FrameType)],
+                     {id(item) for item in (*frames, *entries, *exceptions)})
+    below.reverse()
+    return below + frames + entries + exceptions
 
 
 def graph_in_freeing_order(roots: list) -> list:
-    """What `roots` reach, breadth first: what holds before what it holds. Not entered: modules,
-    the namespaces of those in `sys.modules` (they stay) and classes (few, and freed in few steps).
-    Untracked containers are (a nest of tuples of atoms is untracked, and still a chain)."""
-    kept = {id(_module_dict(module)) for module in list(sys.modules.values())
-            if issubclass(type(module), types.ModuleType)}
+    """What `roots` reach, `roots` first, then breadth first (`_reached`): what holds before what it
+    holds."""
     order: list = []
     seen: set = set()
     for root in roots:
         if id(root) not in seen:
             seen.add(id(root))
             order.append(root)
+    order += _reached(order, seen)
+    order.reverse()
+    return order
+
+
+def _reached(starts: list, seen: set) -> list:
+    """What `starts` reach and `seen` (ids) does not hold, breadth first. Not entered: modules, the
+    namespaces of those in `sys.modules` (they stay), classes (few, and freed in few steps) and the
+    recorder's own frames, functions and objects (a program frame's caller is the runner's). Untracked
+    containers are (a nest of tuples of atoms is untracked, and still a chain)."""
+    kept = {id(_module_dict(module)) for module in list(sys.modules.values())
+            if issubclass(type(module), types.ModuleType)}
+    order: list = []
+    pending = starts
     position = 0
-    while position < len(order):
-        for found in _referents(order[position]):
+    while position < len(pending):
+        for found in _referents(pending[position]):
             kind = type(found)
             if kind in _ATOMS or id(found) in seen or id(found) in kept or len(order) >= HELD_CAP:
                 continue
-            if issubclass(kind, types.ModuleType) or issubclass(kind, type):
+            if issubclass(kind, types.ModuleType) or issubclass(kind, type) or _ours(found, kind):
                 continue
             seen.add(id(found))
             order.append(found)
         position += 1
-    order.reverse()
+        if pending is starts and position == len(starts):
+            pending, position = order, 0
     return order
+
+
+def _ours(found: object, kind: type) -> bool:
+    """A frame or function of the recorder's code, or an object of one of its classes."""
+    if kind is types.FrameType:
+        return _frame_code(found).co_filename.startswith(_OWN)
+    if kind is types.FunctionType:
+        return _function_code(found).co_filename.startswith(_OWN)
+    module = _type_module(kind)
+    return type(module) is str and module.startswith(_OWN_PACKAGE)
 
 
 def let_go(held: list) -> None:
