@@ -241,7 +241,7 @@ def _collection_during_a_look(doc):
     rows = [(delta["i"], delta["f"]) for delta in doc["locals"]]
     if tuple(map(int, doc["python"].split(".")[:2])) < (3, 14):
         assert len(rows) > len(set(rows)), "no collection ran during a cheap step's look"
-    assert doc["stdout_text"] == "30 True 3\n"
+    assert doc["stdout_text"] == "200 True 3\n"
 
 
 def _finalizer_left(doc):

@@ -49,20 +49,28 @@ def test_exceptions_newest_first_then_tracebacks_outermost_first_then_frames_inn
     assert held == []
 
 
-def test_what_the_program_frames_hold_goes_after_them_head_first_and_nothing_of_the_recorder():
+def raised_holding(links: int) -> BaseException:
     def holding():
         head = None
-        for value in range(100):
+        for value in range(links):
             head = [value, head]
         raise ValueError(head[0])
+    return caught(holding)
 
-    error = caught(holding)
-    held = freeing.exception_in_freeing_order(error)
+
+def test_what_the_program_frames_hold_goes_after_them_head_first_and_nothing_of_the_recorder():
+    links = 2 * freeing.FEW
+    held = freeing.exception_in_freeing_order(raised_holding(links))
     first_frame = next(i for i, item in enumerate(held) if type(item) is types.FrameType)
-    links = [item for item in held[:first_frame] if type(item) is list and len(item) == 2]
-    assert [link[0] for link in links] == list(range(100))   # popped from the end: the head (99) first
+    chain = [item for item in held[:first_frame] if type(item) is list and len(item) == 2]
+    assert [link[0] for link in chain] == list(range(links))   # popped from the end: the head first
     own = freeing.__file__
     assert not any(type(item) is types.FunctionType and item.__code__.co_filename == own for item in held)
+
+
+def test_a_few_objects_held_by_the_frames_are_left_to_them():
+    held = freeing.exception_in_freeing_order(raised_holding(10))
+    assert type(held[0]) is types.FrameType                   # nothing below the frames
 
 
 def test_groups_and_contexts_are_followed_once():
@@ -154,7 +162,7 @@ def test_a_module_still_held_elsewhere_is_left_whole():
 
 def test_graph_enters_untracked_nests_but_not_modules_classes_or_kept_namespaces():
     nest: tuple = ()
-    for _ in range(50):
+    for _ in range(freeing.FEW):
         nest = (nest,)
     gc.collect()                                              # untracks the nest of empty tuples
     class Holder:
@@ -162,5 +170,33 @@ def test_graph_enters_untracked_nests_but_not_modules_classes_or_kept_namespaces
     root = {"nest": nest, "module": sys, "cls": Holder, "globals": vars(sys)}
     order = freeing.graph_in_freeing_order([root])
     assert order[-1] is root
-    assert sum(type(item) is tuple for item in order) == 51       # with the empty one
+    assert sum(type(item) is tuple for item in order) == freeing.FEW + 1       # with the empty one
     assert not any(item is sys or item is Holder or item is vars(sys) for item in order)
+    numbers = list(range(10 * freeing.BIG))
+    assert freeing.graph_in_freeing_order([[numbers]])[0] is numbers         # not entered item by item
+
+
+def test_no_code_of_the_program_runs_while_gathering():
+    reads = []
+
+    class Meta(type):
+        def __eq__(cls, other):
+            reads.append("eq")
+            return False
+
+        __hash__ = type.__hash__
+
+    class Odd(metaclass=Meta):
+        pass
+
+    class Name(str):
+        def startswith(self, *args):
+            reads.append("startswith")
+            return False
+
+    def function():
+        pass
+    function.__code__ = function.__code__.replace(co_filename=Name("elsewhere.py"))
+    root = {"odd": [Odd() for _ in range(freeing.FEW)], "function": function}
+    order = freeing.graph_in_freeing_order([root])
+    assert function in order and reads == []

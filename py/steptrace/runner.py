@@ -214,10 +214,7 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
             run.put_back_shared_state()
             recorder.values.previewer.forget()
             exceptions.forget()
-            held = freeing.graph_in_freeing_order([namespace])
-            namespace.clear()
-            freeing.let_go(held)
-            freeing.let_modules_go(dropped)
+            freeing.let_run_go(namespace, dropped)
     document = {
         "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
         "python": sys.version.split()[0], "backend": chosen.name if chosen else "none",

@@ -21,7 +21,7 @@ def main():
     before = gc.get_threshold()
     gc.set_threshold(1)
     try:
-        for _ in range(30):
+        for _ in range(200):
             Noisy(log)
             i = 0                    # pure lines: cheap steps, whose looks allocate
             i += 1
