@@ -252,6 +252,11 @@ def _chains_left(doc):
     assert doc["stdout_text"] == "built 19999 19999\nevery node finalized, the module's globals still there\n"
 
 
+def _finalizers_at_the_end(doc):
+    assert doc["stdout_text"] == ("del a0\ndel a1\ndel a2\ndel b0\ndel b1\ndel b2\n"
+                                  "module finalizer sees 600 rows and True\n")
+
+
 SPECIFIC = {
     "dag_lists": _dag, "dag_mixed": _dag, "repr_side_effect": _repr_side_effect, "set_lt": _set_lt,
     "stale_mutations": _stale, "builtins_rebound": _builtins, "objects": _objects, "wrappers": _wrappers,
@@ -259,7 +264,7 @@ SPECIFIC = {
     "output_in_del": _output_in_del, "files_made": _files, "exception_str_hangs": _exception_str,
     "exception_group": _exception_group, "module_impostor": _module_impostor,
     "finalizer_left_on_a_stdlib_module": _finalizer_left, "collection_during_a_look": _collection_during_a_look,
-    "chains_left_in_globals": _chains_left,
+    "chains_left_in_globals": _chains_left, "finalizers_at_the_end": _finalizers_at_the_end,
 }
 
 
