@@ -297,3 +297,13 @@ def test_if_modified_since_is_read_as_gmt_whatever_the_server_zone(monkeypatch):
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
+
+
+def test_every_reason_a_run_stops_for_has_page_text_in_both_languages():
+    """The page says "stopped after N steps: <reason>" from `reason_<end.reason>` (debugger.js)."""
+    sources = "".join(path.read_text(encoding="utf-8") for path in (REPO / "py" / "steptrace").glob("*.py"))
+    reasons = set(re.findall(r'\bstop\("([a-z_]+)"\)', sources)) | {"interrupted"}
+    assert {"time_limit", "generators_nested"} <= reasons
+    strings = json.loads((REPO / "site" / "i18n.json").read_text(encoding="utf-8"))
+    for language in ("zh", "en"):
+        assert {f"reason_{reason}" for reason in reasons} <= set(strings[language]), language
