@@ -176,6 +176,38 @@ def test_graph_enters_untracked_nests_but_not_modules_classes_or_kept_namespaces
     assert freeing.graph_in_freeing_order([[numbers]])[0] is numbers         # not entered item by item
 
 
+def test_flat_containers_of_atoms_are_told_apart_in_c():
+    """What lets a big list of numbers go unwalked item by item; one object among the atoms is walked."""
+    atoms = [1, 2.0, "three", b"four", True, None]
+    assert freeing._atoms_only(atoms) and freeing._atoms_only(tuple(atoms)) and freeing._atoms_only({1, "a"})
+    assert freeing._atoms_only({"a": 1, 2: None})
+    assert not freeing._atoms_only(atoms + [[]])
+    assert not freeing._atoms_only({"a": [1]}) and not freeing._atoms_only({(1,): 1})
+    numbers = list(range(10 * freeing.BIG))
+    numbers[-1] = inner = [0]
+    assert inner in freeing.graph_in_freeing_order([numbers])
+
+
+def test_the_runner_holds_nothing_of_the_recorder(tmp_path, monkeypatch):
+    """A run that raises while its frame holds more than FEW objects: what the runner lets go of is the
+    program's (the run's own frame holds the recorder, which must not be walked)."""
+    from steptrace import recorder, runner
+    (tmp_path / "holder.py").write_text(
+        "def main():\n    rows = [[n] for n in range(1_000)]\n    raise ValueError(len(rows))\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    held_kinds: list = []
+    original = freeing.let_go
+
+    def noting(held: list) -> None:
+        held_kinds.extend(type(item) for item in held)
+        original(held)
+    monkeypatch.setattr(freeing, "let_go", noting)
+    runner.run_case("holder.py", "holder", "from holder import *\n", "main()\n", backend="settrace")
+    assert held_kinds.count(list) >= 1_000                    # the frame's rows were held
+    assert recorder.Recorder not in held_kinds
+    assert not [kind for kind in held_kinds if kind.__module__.startswith("steptrace.")]
+
+
 def test_no_code_of_the_program_runs_while_gathering():
     reads = []
 

@@ -149,19 +149,25 @@ def test_backends_agree_in_pyodide(pyodide, function, case):
 
 
 # -- adversarial, in Pyodide --------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def adversarial(pyodide):
-    """SHOWN (see test_recorder.py) written into Pyodide's FS as its own module."""
+def shown_module(pyodide, module: str, source: str):
+    """`source` written into Pyodide's FS as the module `module`; returns trace(entry, **run_case options),
+    which runs `from <module> import *` then `entry` and returns the document (checked when recorded)."""
     pyodide.run(f"import os, sys\nos.makedirs({ADV_DIR!r}, exist_ok=True)\n"
-                f"open({ADV_DIR + '/' + ADV_MODULE + '.py'!r}, 'w').write({SHOWN!r})\n"
+                f"open({ADV_DIR + '/' + module + '.py'!r}, 'w').write({source!r})\n"
                 f"sys.path.insert(0, {ADV_DIR!r})\nresult = 'ok'\n")
 
     def trace(entry: str, **kw) -> dict:
-        text = remote_run(pyodide, f"{ADV_MODULE}.py", ADV_MODULE, f"from {ADV_MODULE} import *\n", entry, **kw)
-        doc = json.loads(text)
-        check_document(doc)
+        doc = json.loads(remote_run(pyodide, f"{module}.py", module, f"from {module} import *\n", entry, **kw))
+        if kw.get("record", True):
+            check_document(doc)
         return doc
     return trace
+
+
+@pytest.fixture(scope="module")
+def adversarial(pyodide):
+    """SHOWN (see test_recorder.py) as its own module."""
+    return shown_module(pyodide, ADV_MODULE, SHOWN)
 
 
 @pytest.mark.parametrize("backend", ["monitoring", "settrace"])
@@ -232,14 +238,10 @@ DEEP_MODULE = "shown_deep"
 def deep(pyodide):
     """DEEP (see test_recorder.py) written into Pyodide's FS as its own module."""
     from test_recorder import DEEP
-    pyodide.run(f"import os, sys\nos.makedirs({ADV_DIR!r}, exist_ok=True)\n"
-                f"open({ADV_DIR + '/' + DEEP_MODULE + '.py'!r}, 'w').write({DEEP!r})\n"
-                f"sys.path.insert(0, {ADV_DIR!r})\nresult = 'ok'\n")
+    run = shown_module(pyodide, DEEP_MODULE, DEEP)
 
     def trace(entry: str, **kw) -> dict:
-        text = remote_run(pyodide, f"{DEEP_MODULE}.py", DEEP_MODULE, f"from {DEEP_MODULE} import *\n", entry, **kw)
-        doc = json.loads(text)
-        check_document(doc)
+        doc = run(entry, **kw)
         assert doc["stats"]["internal_errors"] == []
         return doc
     return trace
@@ -289,17 +291,10 @@ def delegate(n):
 @pytest.fixture(scope="module")
 def generators(pyodide):
     """NESTED_GENERATORS as its own module; each run raises the recursion limit (the run puts it back)."""
-    pyodide.run(f"import os, sys\nos.makedirs({ADV_DIR!r}, exist_ok=True)\n"
-                f"open({ADV_DIR + '/nested_generators.py'!r}, 'w').write({NESTED_GENERATORS!r})\n"
-                f"sys.path.insert(0, {ADV_DIR!r})\nresult = 'ok'\n")
+    run = shown_module(pyodide, "nested_generators", NESTED_GENERATORS)
 
     def trace(call: str, **kw) -> dict:
-        entry = f"import sys\nsys.setrecursionlimit(10_000)\nprint(len(list({call})))\n"
-        doc = json.loads(remote_run(pyodide, "nested_generators.py", "nested_generators",
-                                    "from nested_generators import *\n", entry, **kw))
-        if kw.get("record", True):
-            check_document(doc)
-        return doc
+        return run(f"import sys\nsys.setrecursionlimit(10_000)\nprint(len(list({call})))\n", **kw)
     return trace
 
 

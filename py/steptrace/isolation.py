@@ -113,9 +113,9 @@ class CleanRun:
         whose file lies in it, the namespace packages (folders without `__init__.py`, no file) whose
         folders all do, and every submodule of one dropped. A namespace package kept while its parent
         went would break the next import below it (importlib looks the parent up: KeyError).
-        Returns the modules dropped (for `freeing.let_modules_go`)."""
+        Returns the modules dropped, for the caller to free (`freeing.let_run_go`)."""
         root = self.lesson_root + os.sep
-        dropped = []
+        prefixes = []
         modules = []
         for name, module in list(sys.modules.items()):
             if type(name) is not str or name == OWN_PACKAGE or name.startswith(OWN_PACKAGE + "."):
@@ -128,10 +128,10 @@ class CleanRun:
                 inside = bool(folders) and all(_normalized(folder).startswith(root) for folder in folders)
             if inside:
                 modules.append(sys.modules.pop(name))
-                dropped.append(name + ".")
-        if dropped:
-            prefixes = tuple(dropped)
-            for name in [name for name in sys.modules if type(name) is str and name.startswith(prefixes)]:
+                prefixes.append(name + ".")
+        if prefixes:
+            below = tuple(prefixes)
+            for name in [name for name in sys.modules if type(name) is str and name.startswith(below)]:
                 if not (name == OWN_PACKAGE or name.startswith(OWN_PACKAGE + ".")):
                     modules.append(sys.modules.pop(name))
         return modules
