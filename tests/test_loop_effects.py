@@ -10,11 +10,14 @@ of another file, list/dict/str subclasses, a `map` that appends, a dict changed 
 # ruff: noqa: B007 - the loops below have the shapes under test, whether or not they use their names
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 from steptrace.loop_effects import loops  # noqa: E402
@@ -76,6 +79,52 @@ def test_loops_inside_loops_are_understood():
     first = nested_shapes.__code__.co_firstlineno
     found = {line - first: (loop.kind, loop.body - first) for line, loop in loops(nested_shapes.__code__).items()}
     assert found == {2: ("name", 3), 3: ("method", 4), 6: ("call", 7)}
+
+
+def comprehension_shapes(n, xs, d, text, k):
+    a = [i * k for i in range(n) if i != 7]          # 1: range, a condition: two jumps back
+    b = {w.lower() for w in text.split()}            # 2: str split, a text method on the item
+    c = {key: v for key, v in d.items()}             # 3: dict items, unpacked
+    e = [j for j, x in enumerate(xs)]                # 4: enumerate of a name, unpacked
+    f = [x for x in xs]                              # 5: a name
+    g = [(z := x) for x in xs]                       # 6: a walrus writes z too
+    h = [y for x in xs for y in x]                   # 7: two loops
+    m = [len(x) for x in xs]                         # 8: a global's call
+    p = sum([x for x in xs])                         # 9: the line does not start with the iterable
+    q = [x.get(1) for x in xs]                       # 10: a method not known to be pure
+    r = [x for x in xs[1:]]                          # 11: an iterable not understood
+    return a, b, c, e, f, g, h, m, p, q, r, z
+
+
+COMPREHENSION_FORMS = {
+    1: ["call", "range", None, None, ["i"], ["i", "k"], 2],
+    2: ["method", None, "text", "split", ["w"], ["w"], 1],
+    3: ["method", None, "d", "items", ["key", "v"], ["key", "v"], 1],
+    4: ["call", "enumerate", "xs", None, ["j", "x"], ["j"], 1],
+    5: ["name", None, "xs", None, ["x"], ["x"], 1],
+    6: ["name", None, "xs", None, ["x", "z"], ["x"], 1],
+}
+
+FORMS = """
+import json
+from steptrace.loop_effects import loops
+first = comprehension_shapes.__code__.co_firstlineno
+result = json.dumps({line - first: [loop.kind, loop.callable, loop.name, loop.method, sorted(loop.plan[1]),
+                                    sorted(loop.plan[2]), len(loop.jumps)]
+                     for line, loop in loops(comprehension_shapes.__code__).items()})
+"""
+
+
+def test_comprehensions_run_inline_are_read_from_the_bytecode(pyodide):
+    """Python 3.12+ runs a list, set or dict comprehension in its function's frame: each iteration
+    ends on a jump back, where the line is reported again (3.14 here)."""
+    found = json.loads(pyodide.run(inspect.getsource(comprehension_shapes) + FORMS))
+    assert {int(line): form for line, form in found.items()} == COMPREHENSION_FORMS
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="before 3.12 a comprehension is a function of its own")
+def test_comprehensions_in_functions_of_their_own_have_no_plan():
+    assert loops(comprehension_shapes.__code__) == {}
 
 
 SHOWN = '''\
@@ -146,6 +195,18 @@ def rebinds(items, pairs, box):
     return len(box)
 
 
+def comprehensions(n, words, objs, box, pairs):
+    """Inlined in their function's frame (3.12+): every iteration is a step. The items of `words` and
+    `objs` may be the program's objects whose methods and dunders append to `box`."""
+    squares = [i * i for i in range(n) if i % 3]
+    lower = {w.lower() for w in words}
+    index = {k: v * 2 for k, v in pairs.items()}
+    doubled = [x * 2 for x in objs]
+    truthy = [y for y in objs if y]
+    ends = [(last := q) + 1 for q in range(4)]
+    return len(squares), sorted(lower), index, len(doubled), len(truthy), ends, last, len(box)
+
+
 def changed_while_iterated(d):
     try:
         for k in d:
@@ -187,6 +248,22 @@ class SpyDict(dict):
 class SpyStr(str):
     def split(self, *args):
         return SpyList([1, 2])
+    def lower(self):
+        BOX.append("lower")
+        return "spy"
+
+class IntSpy(Spy):
+    def __next__(self):
+        return super().__next__()[0]
+
+class Loud:
+    """Its dunders run in a comprehension's expressions, and change what the shown frame holds."""
+    def __mul__(self, other):
+        BOX.append("mul")
+        return 0
+    def __bool__(self):
+        BOX.append("bool")
+        return True
 '''
 
 ENTRY = '''\
@@ -202,6 +279,11 @@ print(loopy.watched(2, BOX, SpyList([7])), len(BOX))
 print(loopy.watched(2, BOX, map(BOX.append, [1, 2, 3])), len(BOX))
 print(loopy.views(SpyDict(a=1), SpyStr("x y")), len(BOX))
 print(loopy.changed_while_iterated({"a": 1}))
+print(loopy.comprehensions(450, ["A", "b"], [1, 2], BOX, {"a": 1, "b": 2}), len(BOX))
+print(loopy.comprehensions(5, ["A", SpyStr("B")], [Loud(), 2, Loud()], BOX, SpyDict(a=1)), len(BOX))
+loopy.range = IntSpy
+print(loopy.comprehensions(5, [], [], BOX, {}), len(BOX))
+del loopy.range
 print(loopy.nested([1, 2, 3], "a b c d"))
 print(loopy.rebinds([Noisy() for _ in range(3)], {k: Noisy() for k in "abc"}, BOX))
 '''
@@ -225,7 +307,7 @@ def traced(with_loops):
         recorder.loop_plans = lambda code: {}
     try:
         with looks_checked() as (missed, cheap):
-            doc = json.loads(run_case(FOLDER.lstrip("/") + "/loopy.py", "loopy", SETUP, ENTRY))
+            doc = json.loads(run_case(FOLDER.lstrip("/") + "/loopy.py", "loopy", SETUP, ENTRY, backend=BACKEND))
     finally:
         recorder.loop_plans = real
         recorder._plans_by_content.clear()
@@ -241,19 +323,20 @@ result = json.dumps({"missed": missed + missed_without, "cheap": [with_loops, wi
 '''
 
 
-def check_script(folder: str) -> str:
+def check_script(folder: str, backend: str = "auto") -> str:
     harness = (Path(__file__).parent / "adversarial" / "harness.py").read_text(encoding="utf-8")
-    return (f"FOLDER = {folder!r}\nSHOWN = {SHOWN!r}\nSETUP = {SETUP!r}\nENTRY = {ENTRY!r}\n"
+    return (f"FOLDER = {folder!r}\nBACKEND = {backend!r}\nSHOWN = {SHOWN!r}\nSETUP = {SETUP!r}\nENTRY = {ENTRY!r}\n"
             f"HARNESS = {harness!r}\n" + CHECK)
 
 
-def assert_report(report: dict) -> None:
+def assert_report(report: dict, inlined: bool = False) -> None:
     assert report["errors"] == [] and report["status"] == "returned", report
     assert report["same"], report["stdout"]
     assert report["missed"] == [], report["missed"]
     with_loops, without = report["cheap"]
-    # plain(300) alone brings ~300 loop steps that are cheap only through loop_effects.
-    assert with_loops >= without + 300, report["cheap"]
+    # plain(300) alone brings ~300 loop steps that are cheap only through loop_effects; where
+    # comprehensions run inline (3.12+), the 450 iterations of the first one in comprehensions(450) too.
+    assert with_loops >= without + 300 + (440 if inlined else 0), report["cheap"]
     assert "changed size during iteration" in report["stdout"]
 
 
@@ -266,7 +349,8 @@ def test_loop_steps_miss_nothing_on_cpython(tmp_path):
     assert_report(json.loads(done.stdout.splitlines()[-1]))
 
 
-def test_loop_steps_miss_nothing_in_pyodide(pyodide):
-    report = json.loads(pyodide.run(check_script("/tmp/loop_effects_case"), timeout=120))
-    assert report["backend"] == "monitoring"
-    assert_report(report)
+@pytest.mark.parametrize("backend", ["monitoring", "settrace"])
+def test_loop_steps_miss_nothing_in_pyodide(pyodide, backend):
+    report = json.loads(pyodide.run(check_script("/tmp/loop_effects_case", backend), timeout=120))
+    assert report["backend"] == backend
+    assert_report(report, inlined=True)

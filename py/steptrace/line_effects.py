@@ -144,6 +144,26 @@ def _attribute(code: CodeType, arg: int) -> str:
     return code.co_names[arg >> 1 if _ATTR_FLAGGED else arg]
 
 
+def effect_of(code: CodeType, name: str, arg: int | None, follows: bool) -> tuple[tuple, tuple] | None:
+    """(names read, names written) by one instruction when it is pure (see the module's doc), else None.
+    `follows`: the instruction before it is on the same line (a method's receiver made there)."""
+    names = _variables(code, name, arg)
+    if name in READS or name in PAIR_READS:
+        return names, ()
+    if name in WRITES or name in PAIR_WRITES:
+        # A global is no variable of the frame: the recorder cannot tell it unbound, so it counts as
+        # read too (a line overwriting a global is cheap only while the global holds a scalar).
+        return (names if name in GLOBAL_WRITES else ()), names
+    if name == STORE_THEN_LOAD:
+        return names[1:], names[:1]
+    if name in PURE or name in METHOD_CALLS or (
+            # The receiver made on this very line (a method call whose receiver a line above made,
+            # `(ns⏎ .strip())`, sits on the attribute's line: that receiver was never checked).
+            name in ATTRIBUTE_LOADS and follows and _attribute(code, arg) in PURE_METHODS):
+        return (), ()
+    return None
+
+
 def plans(code: CodeType) -> dict[int, tuple[frozenset[str], frozenset[str]] | None]:
     """line -> (names read, names written) when every instruction of the line is pure, else None.
 
@@ -156,21 +176,10 @@ def plans(code: CodeType) -> dict[int, tuple[frozenset[str], frozenset[str]] | N
     extra_writes: set[str] = set()
     before = -1                  # the line of the instruction before
     for _offset, line, name, arg, _next in decoded(code):
-        names = _variables(code, name, arg)
         follows, before = before == line, line
-        if name in READS or name in PAIR_READS:
-            reads, writes = names, ()
-        elif name in WRITES or name in PAIR_WRITES:
-            # A global is no variable of the frame: the recorder cannot tell it unbound, so it counts as
-            # read too (a line overwriting a global is cheap only while the global holds a scalar).
-            reads, writes = (names if name in GLOBAL_WRITES else ()), names
-        elif name == STORE_THEN_LOAD:
-            reads, writes = names[1:], names[:1]
-        elif name in PURE or name in METHOD_CALLS or (
-                # The receiver made on this very line (a method call whose receiver a line above made,
-                # `(ns⏎ .strip())`, sits on the attribute's line: that receiver was never checked).
-                name in ATTRIBUTE_LOADS and follows and _attribute(code, arg) in PURE_METHODS):
-            reads = writes = ()
+        effect = effect_of(code, name, arg, follows)
+        if effect is not None:
+            reads, writes = effect
         elif line is None and name in EXCEPTION_PATH:
             continue
         elif line is None:

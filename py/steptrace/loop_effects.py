@@ -15,7 +15,11 @@ the next line is the loop's body (the iterator was not finished and dropped) and
 cheap-step rule holds (no other frame ran, no collection, no other thread, every overwritten value
 a scalar: the recorder checks those as for a pure line).
 
-`loops(code)` gives, per line, a `Loop` for the `for` lines this module understands.
+From 3.12 a list, set or dict comprehension runs inline in its function's frame, and each of its
+iterations is a step (the line is reported again at the jump back to FOR_ITER): one whose expressions
+are pure and whose iterator is one of those is cheap the same way (`_comprehension`).
+
+`loops(code)` gives, per line, a `Loop` for the `for` lines and comprehensions this module understands.
 """
 from __future__ import annotations
 
@@ -42,6 +46,7 @@ from builtins import (
 )
 from types import CodeType
 
+from .line_effects import BYTES_WARNING, effect_of
 from .line_effects import decoded as decode
 
 # The builtins imported above are captured at import: a lesson may rebind them.
@@ -72,12 +77,15 @@ class Loop:
     """One `for` line: where FOR_ITER is, the body's first line, the names an item is stored in,
     and what the iterable expression is (`kind`, with the global or local it names)."""
 
-    __slots__ = ("line", "offset", "body", "plan", "kind", "callable", "name", "method", "unpacks")
+    __slots__ = ("line", "offset", "body", "plan", "kind", "callable", "name", "method", "unpacks", "jumps")
 
     def __init__(self, line: int, offset: int, body: int, targets: frozenset[str], unpacks: bool) -> None:
         self.line, self.offset, self.body = line, offset, body
         self.plan = (targets, tuple(targets), frozenset())  # as a pure line's (read or written, written, read)
         self.unpacks = unpacks
+        # An inlined comprehension's: the offsets of its jumps back to FOR_ITER, where each of its
+        # iterations ends with an event (`comprehension`); empty for a `for` statement.
+        self.jumps: frozenset[int] = frozenset()
         self.kind = ""                        # "name" | "method" | "call"
         self.callable = None                  # "range" | "enumerate" for a call
         self.name = None                      # the local read (the iterable, or the call's argument)
@@ -112,12 +120,12 @@ def _type_id(known: tuple | None) -> int | None:
 
 
 def loops(code: CodeType) -> dict[int, Loop]:
-    """line -> Loop, for each `for` line whose iterable this module can judge."""
+    """line -> Loop, for each `for` line or inlined comprehension whose iterable this module can judge."""
     decoded = decode(code)
     found: dict[int, Loop] = {}
     for position, (_offset, line, name, _arg, _next) in enumerate(decoded):
         if name == "FOR_ITER" and line is not None:
-            loop = _loop(code, decoded, position)
+            loop = _loop(code, decoded, position) or _comprehension(code, decoded, position)
             if loop is not None:
                 found[line] = loop
     return found
@@ -167,6 +175,74 @@ def _loop(code: CodeType, decoded: list, at: int) -> Loop | None:
         return None
     reuses = loop.callable == "enumerate" or loop.method == "items"     # the item tuple is reused
     if reuses and _written_elsewhere(code, decoded, at, loop.plan[0]):
+        return None
+    return loop
+
+
+# What an inlined comprehension (3.12+) runs between its iterable and its FOR_ITER: its names cleared
+# (their values kept on the stack, put back when it ends) and its empty result made.
+PREAMBLE = frozenset({"LOAD_FAST_AND_CLEAR", "SWAP", "BUILD_LIST", "BUILD_SET", "BUILD_MAP"})
+RESULT_BUILDS = frozenset({"BUILD_LIST", "BUILD_SET", "BUILD_MAP"})
+# Adding an item to that result, which only the stack holds: no program code when the item (a dict's or
+# set's key is hashed) is made of exact scalars, which the recorder checks after each iteration.
+ADDS = frozenset({"LIST_APPEND", "SET_ADD", "MAP_ADD"})
+
+
+def _comprehension(code: CodeType, decoded: list, at: int) -> Loop | None:
+    """A list, set or dict comprehension that runs inline in its function's frame (3.12+), whole on one
+    line that starts with its iterable. Each of its iterations ends on a jump back to its FOR_ITER, where
+    the interpreter reports the line again: from one such event to the next, the frame took an item,
+    stored it in the comprehension's names, and ran the element and condition expressions. When those
+    are pure (`line_effects`: on exact scalars, only the interpreter's own C code runs) and the iterator
+    is the interpreter's own, only the comprehension's names (and walrus targets) can have changed, so an
+    iteration is a cheap step like a pure line, with one more check after it (the recorder's `line`):
+    the new item is an exact scalar too (else the expressions may have run its dunders: the step is then
+    a full look). Its first iteration (making the iterator) and its end (putting the names back) are
+    full looks: neither ends on one of these jumps."""
+    if BYTES_WARNING:
+        return None
+    offset, line = decoded[at][0], decoded[at][1]
+    on_line = [ins for ins in decoded if ins[1] == line and ins[2] not in FILLER]
+    names = [ins[2] for ins in on_line]
+    if names.count("FOR_ITER") != 1 or names.count("GET_ITER") != 1:
+        return None
+    get_iter = next(i for i, ins in enumerate(decoded) if ins[2] == "GET_ITER" and ins[1] == line)
+    prefix = [ins for ins in decoded[:get_iter] if ins[1] == line and ins[2] not in FILLER]
+    if not prefix or prefix[0] is not on_line[0]:
+        return None
+    preamble = [ins for ins in decoded[get_iter + 1:at] if ins[2] not in FILLER]
+    builds = [ins for ins in preamble if ins[2] in RESULT_BUILDS]
+    if any(ins[2] not in PREAMBLE or ins[1] != line for ins in preamble) or len(builds) != 1 or builds[0][3]:
+        return None
+    jumps = [position for position, ins in enumerate(decoded)
+             if ins[2].startswith("JUMP_BACKWARD") and ins[4] - 2 * ins[3] == offset]
+    if not jumps or jumps[0] <= at:
+        return None
+    body = decoded[at + 1:jumps[-1] + 1]
+    unpacks = bool(body) and body[0][2] == "UNPACK_SEQUENCE"
+    targets: list[str] = []
+    reads: set[str] = set()
+    last = decoded[jumps[-1]][0]
+    for position, (_offset, on, name, arg, after) in enumerate(body):
+        if on != line:
+            return None
+        if name.startswith("JUMP_BACKWARD") and after - 2 * arg != offset:
+            return None                 # a loop inside the expressions
+        if "JUMP" in name and not name.startswith("JUMP_BACKWARD") and not offset < after + 2 * arg <= last:
+            return None                 # a jump out of the iteration
+        if name in ADDS:
+            continue
+        effect = effect_of(code, name, arg, position > 0)
+        if effect is None:
+            return None
+        reads.update(effect[0])
+        targets += [written for written in effect[1] if written not in targets]
+    if not targets:
+        return None
+    loop = Loop(line, offset, line, frozenset(targets), unpacks)
+    loop.plan = (frozenset(targets) | reads, tuple(targets), frozenset(reads))
+    loop.jumps = frozenset(decoded[position][0] for position in jumps)
+    if not _iterable(code, prefix, loop):
         return None
     return loop
 

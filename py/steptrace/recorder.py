@@ -346,10 +346,15 @@ class Recorder:
         """About to run line `lineno` (the hot path: `_event` inlined)."""
         plan = state.plans.get(state.line)          # what the line that just ran could change
         stepping = state.stepping
+        inline = False
         if stepping is not None:                    # a `for` line came back for its next item...
             state.stepping = None
             if lineno == stepping.body:             # ...and took one: only its names changed
-                plan = stepping.plan
+                if not stepping.jumps:
+                    plan = stepping.plan
+                elif frame.f_lasti in stepping.jumps:   # a comprehension's next iteration ended
+                    plan = stepping.plan
+                    inline = True
         state.line = lineno
         index = self.count
         if index >= self._until or not index & TIME_CHECK_MASK:
@@ -373,10 +378,12 @@ class Recorder:
                 epoch = self.epoch
                 try:
                     self._locals_named(state, frame, index, plan[1])
-                    if self.epoch != epoch:
+                    if self.epoch != epoch or inline and not plan[0] <= state.scalars:
                         # The look's own allocations set off a collection: finalizers of the program's ran
-                        # after it read what it read, and may have changed any name (a second delta row
-                        # at this event: rows fold in order).
+                        # after it read what it read, and may have changed any name; or a comprehension
+                        # took an item that is no exact scalar, on which its expressions may have run the
+                        # program's code (`loop_effects._comprehension`). A second delta row at this
+                        # event: rows fold in order.
                         self._locals(state, frame, index)
                 except BaseException:
                     self._repair(state)
@@ -390,8 +397,10 @@ class Recorder:
         loop = state.loops.get(lineno)
         if loop is not None:
             # About to run a `for` line. A run that starts at FOR_ITER is the loop coming back for the
-            # next item (inline: once an iteration in every loop); its first run makes the iterator.
-            if frame.f_lasti == loop.offset:
+            # next item (inline: once an iteration in every loop), as is a comprehension's line reported
+            # again at a jump back to its FOR_ITER; its first run makes the iterator.
+            at = frame.f_lasti
+            if at == loop.offset or at in loop.jumps:
                 if lineno in state.pure_loops:
                     state.stepping = loop
             else:
