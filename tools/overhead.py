@@ -10,6 +10,7 @@ spends before it can answer) and the size of its JSON. Workloads:
   - every lesson case of scenarios/s08.toml (the shown file is py/s08/core/runtime.py);
   - stdlib-heavy: a shown-file function that spends its time in deepcopy and json;
   - loop-heavy: a shown-file loop whose locals change on every line;
+  - comprehensions: list, set and dict comprehensions (inline from 3.12: every iteration a step);
   - floors: loop-heavy under stand-ins for a recorder that do less than any faithful one can
     (`callback_floors`), so a ratio can be read against what no Python-level recorder goes under.
 The last two live in a small module this script writes (into Pyodide's FS, or a temp
@@ -63,6 +64,17 @@ def many_locals(n):
     return total
 
 
+def comprehensions(text, rounds):
+    """Teaching-sized comprehensions (inline from 3.12: each iteration is a step of this frame)."""
+    total = 0
+    for _ in range(rounds):
+        words = [w.strip(".,;").lower() for w in text.split()]
+        lengths = {w: len(w) for w in words}
+        squares = [i * i for i in range(50) if i % 3]
+        total += len(words) + len(lengths) + len(squares)
+    return total
+
+
 def loop_heavy(text, rounds):
     """Every line changes a local: the recorder previews on each step."""
     counts = {}
@@ -77,7 +89,7 @@ def loop_heavy(text, rounds):
 '''
 
 BENCH_SETUP = '''\
-from stepwise_bench import loop_heavy, many_locals, plain_loop, stdlib_heavy
+from stepwise_bench import comprehensions, loop_heavy, many_locals, plain_loop, stdlib_heavy
 messages = [{"role": "user", "content": "q"}] + [
     {"role": "assistant", "content": [{"type": "tool_use", "id": f"c{i}", "name": "read", "input": {"p": "x"}}]}
     for i in range(20)]
@@ -91,7 +103,8 @@ FLOOR_TEXT = ("the quick brown fox jumps over the lazy dog; it was the best of t
 WORKLOADS = [("stdlib-heavy (deepcopy+json)", "stdlib_heavy(messages, 60)\n"),
              ("loop-heavy (locals every line)", "loop_heavy(text, 8)\n"),
              ("plain loop (100k steps)", "plain_loop(50_000)\n"),
-             ("many-locals loop (60k steps)", "many_locals(30_000)\n")]
+             ("many-locals loop (60k steps)", "many_locals(30_000)\n"),
+             ("comprehensions (each iteration a step)", "comprehensions(text, 8)\n")]
 
 MEASURE = '''
 import json, time
