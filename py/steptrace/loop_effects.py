@@ -48,6 +48,7 @@ from types import CodeType
 
 from .line_effects import BYTES_WARNING, effect_of
 from .line_effects import decoded as decode
+from .previews import EXACT_SCALARS
 
 # The builtins imported above are captured at import: a lesson may rebind them.
 _stack_effect = opcode.stack_effect
@@ -109,6 +110,30 @@ class Loop:
         if self.kind == "method":
             return (kind, self.method) in METHODS
         return kind in ITERABLES
+
+    def scalar_items(self, iterable: object) -> bool:
+        """A comprehension's (after `pure_start`): is every item its iterator will give an exact scalar?
+        Then none of its iterations can run a dunder of the program's, whatever its expressions do with
+        the items, and nothing of the program's gets into the result it builds (whose keys are hashed and
+        compared as items are added). Its expressions cannot change the iterable (they are pure), so this
+        holds for the whole comprehension unless a collection runs a finalizer (the recorder's epoch).
+        `iterable`: the value of the local the iterable names (the receiver of a method); None for range."""
+        if self.callable == "range" or self.method in ("split", "splitlines"):
+            return True
+        kind = type(iterable)
+        if kind is str or kind is bytes or kind is range:
+            return True
+        if kind is dict:
+            if self.method == "items":
+                return _scalars(dict.keys(iterable)) and _scalars(dict.values(iterable))
+            return _scalars(dict.values(iterable) if self.method == "values" else dict.keys(iterable))
+        return (kind is list or kind is tuple or kind is set or kind is frozenset) and _scalars(iterable)
+
+
+def _scalars(items: object) -> bool:
+    """Are all `items` (of a builtin container, iterated in C) exact scalars? Types are compared by id:
+    no metaclass hook runs."""
+    return all(map(EXACT_SCALARS.__contains__, map(id, map(type, items))))
 
 
 def _type_id(known: tuple | None) -> int | None:
@@ -183,8 +208,8 @@ def _loop(code: CodeType, decoded: list, at: int) -> Loop | None:
 # (their values kept on the stack, put back when it ends) and its empty result made.
 PREAMBLE = frozenset({"LOAD_FAST_AND_CLEAR", "SWAP", "BUILD_LIST", "BUILD_SET", "BUILD_MAP"})
 RESULT_BUILDS = frozenset({"BUILD_LIST", "BUILD_SET", "BUILD_MAP"})
-# Adding an item to that result, which only the stack holds: no program code when the item (a dict's or
-# set's key is hashed) is made of exact scalars, which the recorder checks after each iteration.
+# Adding an item to that result, which only the stack holds: no program code runs when the items, and so
+# every key already in the result (hashed and compared), are made of exact scalars (`Loop.scalar_items`).
 ADDS = frozenset({"LIST_APPEND", "SET_ADD", "MAP_ADD"})
 
 
@@ -193,12 +218,11 @@ def _comprehension(code: CodeType, decoded: list, at: int) -> Loop | None:
     line that starts with its iterable. Each of its iterations ends on a jump back to its FOR_ITER, where
     the interpreter reports the line again: from one such event to the next, the frame took an item,
     stored it in the comprehension's names, and ran the element and condition expressions. When those
-    are pure (`line_effects`: on exact scalars, only the interpreter's own C code runs) and the iterator
-    is the interpreter's own, only the comprehension's names (and walrus targets) can have changed, so an
-    iteration is a cheap step like a pure line, with one more check after it (the recorder's `line`):
-    the new item is an exact scalar too (else the expressions may have run its dunders: the step is then
-    a full look). Its first iteration (making the iterator) and its end (putting the names back) are
-    full looks: neither ends on one of these jumps."""
+    are pure (`line_effects`: on exact scalars, only the interpreter's own C code runs), the iterator is
+    the interpreter's own and every item it will give is an exact scalar (`Loop.scalar_items`, judged at
+    the line's first event), only the comprehension's names (and walrus targets) can have changed, so an
+    iteration is a cheap step like a pure line. Its first iteration (making the iterator) and its end
+    (putting the names back) are full looks: neither ends on one of these jumps."""
     if BYTES_WARNING:
         return None
     offset, line = decoded[at][0], decoded[at][1]

@@ -109,7 +109,7 @@ class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
     __slots__ = ("id", "code", "seen", "serial", "local", "line", "last", "epoch", "plans", "scalars", "loops",
-                 "pure_loops", "stepping", "can_be_cheap", "thread", "in_c")
+                 "pure_loops", "stepping", "can_be_cheap", "thread", "in_c", "judged")
 
     def __init__(self, frame_id: int, code: Any, plans: tuple[dict, dict, bool]) -> None:
         self.id = frame_id
@@ -128,6 +128,7 @@ class FrameState:
         self.scalars: set[str] = set()     # names `seen` knows hold an exact scalar (no signature)
         self.thread = _get_ident()         # a frame of another thread never stands for the entry's call
         self.in_c = False                  # a generator running now, resumed through C (GENERATORS_NESTED)
+        self.judged = -1                   # the recorder's `epoch` when a comprehension's items were judged
 
 
 # Plans depend only on what a code object's bytecode says, so they are kept across runs by that content
@@ -346,15 +347,11 @@ class Recorder:
         """About to run line `lineno` (the hot path: `_event` inlined)."""
         plan = state.plans.get(state.line)          # what the line that just ran could change
         stepping = state.stepping
-        inline = False
         if stepping is not None:                    # a `for` line came back for its next item...
             state.stepping = None
-            if lineno == stepping.body:             # ...and took one: only its names changed
-                if not stepping.jumps:
-                    plan = stepping.plan
-                elif frame.f_lasti in stepping.jumps:   # a comprehension's next iteration ended
-                    plan = stepping.plan
-                    inline = True
+            # ...and took one: only its names changed (a comprehension's: its next iteration ended)
+            if lineno == stepping.body and (not stepping.jumps or frame.f_lasti in stepping.jumps):
+                plan = stepping.plan
         state.line = lineno
         index = self.count
         if index >= self._until or not index & TIME_CHECK_MASK:
@@ -378,12 +375,10 @@ class Recorder:
                 epoch = self.epoch
                 try:
                     self._locals_named(state, frame, index, plan[1])
-                    if self.epoch != epoch or inline and not plan[0] <= state.scalars:
+                    if self.epoch != epoch:
                         # The look's own allocations set off a collection: finalizers of the program's ran
-                        # after it read what it read, and may have changed any name; or a comprehension
-                        # took an item that is no exact scalar, on which its expressions may have run the
-                        # program's code (`loop_effects._comprehension`). A second delta row at this
-                        # event: rows fold in order.
+                        # after it read what it read, and may have changed any name (a second delta row
+                        # at this event: rows fold in order).
                         self._locals(state, frame, index)
                 except BaseException:
                     self._repair(state)
@@ -401,7 +396,9 @@ class Recorder:
             # again at a jump back to its FOR_ITER; its first run makes the iterator.
             at = frame.f_lasti
             if at == loop.offset or at in loop.jumps:
-                if lineno in state.pure_loops:
+                # (A comprehension's items were judged all scalars when its line began: no collection
+                # since, whose finalizers could have put anything into what it iterates.)
+                if lineno in state.pure_loops and (not loop.jumps or state.judged == self.epoch):
                     state.stepping = loop
             else:
                 self._loop_starts(state, frame, loop)
@@ -410,8 +407,17 @@ class Recorder:
         """A `for` line's first run: whether its iterator runs no program code is judged here, with
         the locals just looked at."""
         state.pure_loops.discard(loop.line)         # first: the judgement below may fail
-        if loop.pure_start(frame, state.seen):
+        if loop.pure_start(frame, state.seen) and (not loop.jumps or self._scalar_items(state, frame, loop)):
             state.pure_loops.add(loop.line)
+            state.judged = self.epoch
+
+    def _scalar_items(self, state: FrameState, frame: FrameType, loop: Loop) -> bool:
+        """Will the comprehension about to start take only exact scalars (`Loop.scalar_items`)? Its
+        iterable is read by name only while the frame's last full look holds (no key of its locals could
+        run code when compared, no collection since)."""
+        if state.epoch != self.epoch:
+            return False
+        return loop.scalar_items(None if loop.name is None else frame.f_locals.get(loop.name))
 
     def leave(self, state: FrameState, frame: FrameType, value: Any, unwinding: bool | None,
               suspended: bool | None) -> None:

@@ -1,0 +1,42 @@
+# setup: from comprehension_items import *\nimport sys\nimport comprehension_items as shown\nclass Sneaky:\n    def __init__(self, n):\n        self.n = n\n    def __mul__(self, other):\n        frame = sys._getframe(1)\n        frame.f_locals["other"] = "changed by %d" % self.n\n        frame.f_locals["x"] = 5\n        return self.n\nclass Pair:\n    def __init__(self, a, b):\n        self.a, self.b = a, b\n    def __iter__(self):\n        shown.LOG.append("unpacked")\n        return iter((self.a, self.b))\nclass Weird:\n    def __hash__(self):\n        return 5\n    def __eq__(self, other):\n        shown.LOG.append("compared")\n        return False\nclass Dying:\n    def __neg__(self):\n        return Dying()\n    def __mod__(self, other):\n        return 0\n    def __del__(self):\n        shown.LOG.append("freed")\nclass Cycle:\n    def __init__(self, into):\n        self.me, self.into = self, into\n    def __del__(self):\n        self.into.append(Sneaky(9))\nfrom gc import collect\ndef garbage(into):\n    collect()\n    for _ in range(200):\n        Cycle(into)\nshown.Sneaky, shown.Pair, shown.Weird, shown.Dying, shown.garbage, shown.collect = Sneaky, Pair, Weird, Dying, garbage, collect
+# gc-bound: when the collection that runs the finalizers comes depends on allocations
+# Comprehensions run inline from 3.12, every iteration a step of this frame. Items of the program's
+# whose dunders run there (setup defines them: the recorder sees no call): one that writes the frame's
+# variables through f_locals and leaves the comprehension's own name a scalar; pairs unpacked inside
+# the item; a key whose __eq__ runs as a later scalar key is added; a value freed as a later key
+# replaces it; and garbage whose finalizer puts such an item into the list being iterated.
+LOG = []
+
+
+def with_items_of_the_program():
+    log = LOG
+    other = "before"
+    numbers = [1, 2, 3, Sneaky(1), 4, Sneaky(2), 6]
+    doubled = [x * 2 for x in numbers]
+    pairs = [(1, 2), (3, 4), Pair(5, 6), (7, 8)]
+    sums = [a + b for j, (a, b) in enumerate(pairs)]
+    table = {"a": (1, 2), "c": Pair(5, 6), "d": (7, 8)}
+    firsts = [a for k, (a, b) in table.items()]
+    keyed = [Weird(), 1, 2, 5, 3, 5, 4]
+    keys = {x for x in keyed}
+    counts = {x: 0 for x in keyed}
+    dying = [Dying(), 1, 2, 3]
+    signs = {x % 2: -x for x in dying}
+    return other, doubled, sums, firsts, len(keys), len(counts), len(signs), len(log)
+
+
+def collected_midway():
+    """On CPython 3.12 and 3.13 the collection comes while the comprehension runs (its tuples count
+    towards it), and the finalizers put Sneaky(9) into `plain` after its items were judged. When it comes
+    depends on allocations, so nothing printed depends on it."""
+    other = "before"
+    plain = list(range(1500))
+    garbage(plain)
+    squares = [(x * 1, (x, x)) for x in plain]
+    collect()                        # whatever was not collected yet: its finalizers run now
+    return len(squares) >= 1500, other in ("before", "changed by 9")
+
+
+def main():
+    print(with_items_of_the_program())
+    print(collected_midway())
