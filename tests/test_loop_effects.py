@@ -90,19 +90,22 @@ def comprehension_shapes(n, xs, d, text, k):
     g = [(z := x) for x in xs]                       # 6: a walrus writes z too
     h = [y for x in xs for y in x]                   # 7: two loops
     m = [len(x) for x in xs]                         # 8: a global's call
-    p = sum([x for x in xs])                         # 9: the line does not start with the iterable
-    q = [x.get(1) for x in xs]                       # 10: a method not known to be pure
-    r = [x for x in xs[1:]]                          # 11: an iterable not understood
-    return a, b, c, e, f, g, h, m, p, q, r, z
+    n = [x for x in range(len(xs))]                  # 9: range's argument calls a global
+    p = sum([x for x in xs])                         # 10: the line does not start with the iterable
+    q = [x.get(1) for x in xs]                       # 11: a method not known to be pure
+    r = [x for x in xs[1:]]                          # 12: an iterable not understood
+    return a, b, c, e, f, g, h, m, n, p, q, r, z
 
 
+# kind, callable, name, method, names written, names read, jumps back, names that must hold scalars when
+# the line begins (read by its expressions or range's arguments, and walrus targets; not the item's names)
 COMPREHENSION_FORMS = {
-    1: ["call", "range", None, None, ["i"], ["i", "k"], 2],
-    2: ["method", None, "text", "split", ["w"], ["w"], 1],
-    3: ["method", None, "d", "items", ["key", "v"], ["key", "v"], 1],
-    4: ["call", "enumerate", "xs", None, ["j", "x"], ["j"], 1],
-    5: ["name", None, "xs", None, ["x"], ["x"], 1],
-    6: ["name", None, "xs", None, ["x", "z"], ["x"], 1],
+    1: ["call", "range", None, None, ["i"], ["i", "k"], 2, ["k", "n"]],
+    2: ["method", None, "text", "split", ["w"], ["w"], 1, []],
+    3: ["method", None, "d", "items", ["key", "v"], ["key", "v"], 1, []],
+    4: ["call", "enumerate", "xs", None, ["j", "x"], ["j"], 1, []],
+    5: ["name", None, "xs", None, ["x"], ["x"], 1, []],
+    6: ["name", None, "xs", None, ["x", "z"], ["x"], 1, ["z"]],
 }
 
 FORMS = """
@@ -110,7 +113,7 @@ import json
 from steptrace.loop_effects import loops
 first = comprehension_shapes.__code__.co_firstlineno
 result = json.dumps({line - first: [loop.kind, loop.callable, loop.name, loop.method, sorted(loop.plan[1]),
-                                    sorted(loop.plan[2]), len(loop.jumps)]
+                                    sorted(loop.plan[2]), len(loop.jumps), sorted(loop.start[0])]
                      for line, loop in loops(comprehension_shapes.__code__).items()})
 """
 

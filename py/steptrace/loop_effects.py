@@ -78,7 +78,7 @@ class Loop:
     """One `for` line: where FOR_ITER is, the body's first line, the names an item is stored in,
     and what the iterable expression is (`kind`, with the global or local it names)."""
 
-    __slots__ = ("line", "offset", "body", "plan", "kind", "callable", "name", "method", "unpacks", "jumps")
+    __slots__ = ("line", "offset", "body", "plan", "kind", "callable", "name", "method", "unpacks", "jumps", "start")
 
     def __init__(self, line: int, offset: int, body: int, targets: frozenset[str], unpacks: bool) -> None:
         self.line, self.offset, self.body = line, offset, body
@@ -87,6 +87,9 @@ class Loop:
         # An inlined comprehension's: the offsets of its jumps back to FOR_ITER, where each of its
         # iterations ends with an event (`comprehension`); empty for a `for` statement.
         self.jumps: frozenset[int] = frozenset()
+        # A comprehension's: as a pure line's plan, the names that must hold exact scalars (or, written
+        # only, nothing) when its line begins, so that its first iteration runs no program code either.
+        self.start: tuple = (frozenset(), (), frozenset())
         self.kind = ""                        # "name" | "method" | "call"
         self.callable = None                  # "range" | "enumerate" for a call
         self.name = None                      # the local read (the iterable, or the call's argument)
@@ -123,11 +126,18 @@ class Loop:
         kind = type(iterable)
         if kind is str or kind is bytes or kind is range:
             return True
+        if len(iterable) > SCAN_CAP:        # `len` of an exact builtin container: its own C slot
+            return False
         if kind is dict:
             if self.method == "items":
                 return _scalars(dict.keys(iterable)) and _scalars(dict.values(iterable))
             return _scalars(dict.values(iterable) if self.method == "values" else dict.keys(iterable))
         return (kind is list or kind is tuple or kind is set or kind is frozenset) and _scalars(iterable)
+
+
+# Items a comprehension's judgement looks at, at most: a pass over them cannot be interrupted, and a
+# comprehension may stop at its first item (an exception) each time its line runs.
+SCAN_CAP = 100_000
 
 
 def _scalars(items: object) -> bool:
@@ -244,6 +254,7 @@ def _comprehension(code: CodeType, decoded: list, at: int) -> Loop | None:
         return None
     body = decoded[at + 1:jumps[-1] + 1]
     unpacks = bool(body) and body[0][2] == "UNPACK_SEQUENCE"
+    items = _item_names(code, body)
     targets: list[str] = []
     reads: set[str] = set()
     last = decoded[jumps[-1]][0]
@@ -268,7 +279,34 @@ def _comprehension(code: CodeType, decoded: list, at: int) -> Loop | None:
     loop.jumps = frozenset(decoded[position][0] for position in jumps)
     if not _iterable(code, prefix, loop):
         return None
+    if loop.callable == "range":
+        # Its arguments run after the judgement: only pure instructions on names that hold scalars.
+        for ins in prefix[1:-1]:
+            effect = effect_of(code, ins[2], ins[3], True)
+            if effect is None or effect[1]:
+                return None
+            reads.update(effect[0])
+    # The item's names keep their values on the stack while it runs (LOAD_FAST_AND_CLEAR): what they
+    # held is not dropped, and what they are read as is an item.
+    checked = reads.difference(items)
+    loop.start = (frozenset(checked | set(targets).difference(items)), (), frozenset(checked))
     return loop
+
+
+def _item_names(code: CodeType, body: list) -> set[str]:
+    """The names an inlined comprehension stores its item in: the stores (and unpacks) that open its
+    iteration, before its expressions."""
+    names: set[str] = set()
+    for _offset, _line, name, arg, _next in body:
+        if name == "UNPACK_SEQUENCE" or name in FILLER:
+            continue
+        effect = effect_of(code, name, arg, True)
+        if effect is None or not effect[1]:
+            break
+        names.update(effect[1])
+        if effect[0]:                   # STORE_FAST_LOAD_FAST: the expressions begin
+            break
+    return names
 
 
 def _written_elsewhere(code: CodeType, decoded: list, at: int, targets: frozenset[str]) -> bool:

@@ -407,15 +407,17 @@ class Recorder:
         """A `for` line's first run: whether its iterator runs no program code is judged here, with
         the locals just looked at."""
         state.pure_loops.discard(loop.line)         # first: the judgement below may fail
-        if loop.pure_start(frame, state.seen) and (not loop.jumps or self._scalar_items(state, frame, loop)):
+        if loop.pure_start(frame, state.seen) and (not loop.jumps or self._runs_on_scalars(state, frame, loop)):
             state.pure_loops.add(loop.line)
             state.judged = self.epoch
 
-    def _scalar_items(self, state: FrameState, frame: FrameType, loop: Loop) -> bool:
-        """Will the comprehension about to start take only exact scalars (`Loop.scalar_items`)? Its
-        iterable is read by name only while the frame's last full look holds (no key of its locals could
-        run code when compared, no collection since)."""
-        if state.epoch != self.epoch:
+    def _runs_on_scalars(self, state: FrameState, frame: FrameType, loop: Loop) -> bool:
+        """Will the comprehension about to start run no program code, its first iteration included:
+        the names its expressions read (and its walrus targets) hold exact scalars now, and it will
+        take only exact scalars (`Loop.scalar_items`)? Its iterable is read by name only while the
+        frame's last full look holds (no key of its locals could run code when compared, no collection
+        since)."""
+        if state.epoch != self.epoch or not _scalars_or_unbound(loop.start, state):
             return False
         return loop.scalar_items(None if loop.name is None else frame.f_locals.get(loop.name))
 

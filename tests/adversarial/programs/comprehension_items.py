@@ -1,4 +1,4 @@
-# setup: from comprehension_items import *\nimport sys\nimport comprehension_items as shown\nclass Sneaky:\n    def __init__(self, n):\n        self.n = n\n    def __mul__(self, other):\n        frame = sys._getframe(1)\n        frame.f_locals["other"] = "changed by %d" % self.n\n        frame.f_locals["x"] = 5\n        return self.n\nclass Pair:\n    def __init__(self, a, b):\n        self.a, self.b = a, b\n    def __iter__(self):\n        shown.LOG.append("unpacked")\n        return iter((self.a, self.b))\nclass Weird:\n    def __hash__(self):\n        return 5\n    def __eq__(self, other):\n        shown.LOG.append("compared")\n        return False\nclass Dying:\n    def __neg__(self):\n        return Dying()\n    def __mod__(self, other):\n        return 0\n    def __del__(self):\n        shown.LOG.append("freed")\nclass Cycle:\n    def __init__(self, into):\n        self.me, self.into = self, into\n    def __del__(self):\n        self.into.append(Sneaky(9))\nfrom gc import collect\ndef garbage(into):\n    collect()\n    for _ in range(200):\n        Cycle(into)\nshown.Sneaky, shown.Pair, shown.Weird, shown.Dying, shown.garbage, shown.collect = Sneaky, Pair, Weird, Dying, garbage, collect
+# setup: from comprehension_items import *\nimport sys\nimport comprehension_items as shown\nclass Sneaky:\n    def __init__(self, n):\n        self.n = n\n    def __mul__(self, other):\n        frame = sys._getframe(1)\n        frame.f_locals["other"] = "changed by %d" % self.n\n        frame.f_locals["x"] = 5\n        return self.n\nclass Pair:\n    def __init__(self, a, b):\n        self.a, self.b = a, b\n    def __iter__(self):\n        shown.LOG.append("unpacked")\n        return iter((self.a, self.b))\nclass Weird:\n    def __hash__(self):\n        return 5\n    def __eq__(self, other):\n        shown.LOG.append("compared")\n        return False\nclass Dying:\n    def __neg__(self):\n        return Dying()\n    def __mod__(self, other):\n        return 0\n    def __del__(self):\n        shown.LOG.append("freed")\nclass Cycle:\n    def __init__(self, into):\n        self.me, self.into = self, into\n    def __del__(self):\n        self.into.append(Sneaky(9))\nfrom gc import collect\ndef garbage(into):\n    collect()\n    for _ in range(200):\n        Cycle(into)\nshown.Sneaky, shown.Pair, shown.Weird, shown.Dying, shown.garbage, shown.collect = Sneaky, Pair, Weird, Dying, garbage, collect\nclass Freed:\n    def __init__(self, into):\n        self.into = into\n    def __del__(self):\n        self.into.append(Sneaky(3))\nclass Rebinds:\n    def __init__(self, into):\n        self.into = into\n    def __rmul__(self, other):\n        sys._getframe(1).f_locals["k"] = 3\n        self.into.append(Sneaky(4))\n        return 0\nclass Talker:\n    def __hash__(self):\n        return 5\n    def __eq__(self, other):\n        sys._getframe(1).f_locals["other"] = "changed by a key"\n        return False\nclass Evil:\n    def __rmul__(self, other):\n        sys._getframe(1).f_locals["k"] = 1\n        return Talker()\ndef count(n):\n    sys._getframe(1).f_locals["k"] = Evil()\n    return n\nshown.Freed, shown.Rebinds, shown.Evil, shown.count = Freed, Rebinds, Evil, count
 # gc-bound: when the collection that runs the finalizers comes depends on allocations
 # Comprehensions run inline from 3.12, every iteration a step of this frame. Items of the program's
 # whose dunders run there (setup defines them: the recorder sees no call): one that writes the frame's
@@ -25,6 +25,25 @@ def with_items_of_the_program():
     return other, doubled, sums, firsts, len(keys), len(counts), len(signs), len(log)
 
 
+def changed_in_the_first_iteration():
+    """What runs before a comprehension's second iteration: the old value of a walrus target freed, the
+    dunder of a name its expressions read, a range argument's call. Each can put the program's objects
+    into what the comprehension iterates or builds."""
+    other = "before"
+    xs = [1, 2, 3, 4, 5]
+    y = Freed(xs)
+    firsts = [(y := x) * 2 for x in xs]
+    ys = [1, 2, 3, 4, 5]
+    k = Rebinds(ys)
+    scaled = [x * k for x in ys]
+    k = Evil()
+    keyed = {x * k: 0 for x in range(8)}
+    k = 2
+    counted = {x * k: 0 for x in range(count(8))}
+    # (When the old `y` dies depends on the interpreter: 3.11's settrace keeps it to the next event.)
+    return other, len(firsts) >= 5, scaled[:5], len(keyed), len(counted)
+
+
 def collected_midway():
     """On CPython 3.12 and 3.13 the collection comes while the comprehension runs (its tuples count
     towards it), and the finalizers put Sneaky(9) into `plain` after its items were judged. When it comes
@@ -39,4 +58,5 @@ def collected_midway():
 
 def main():
     print(with_items_of_the_program())
+    print(changed_in_the_first_iteration())
     print(collected_midway())
