@@ -357,3 +357,36 @@ def test_loop_steps_miss_nothing_in_pyodide(pyodide, backend):
     report = json.loads(pyodide.run(check_script("/tmp/loop_effects_case", backend), timeout=120))
     assert report["backend"] == backend
     assert_report(report, inlined=True)
+
+
+LONG = r'''
+import json, sys
+from pathlib import Path
+from steptrace.runner import run_case
+Path("/tmp/long_comprehension").mkdir(exist_ok=True)
+Path("/tmp/long_comprehension/longc.py").write_text(
+    "def doubled(n):\n    return [i * 2 for i in range(n) if i != 7]\n", encoding="utf-8")
+Path("/tmp/long_comprehension/harness.py").write_text(HARNESS, encoding="utf-8")
+sys.path.insert(0, "/tmp/long_comprehension")
+from harness import looks_checked
+report = {}
+for backend in ("monitoring", "settrace"):
+    with looks_checked() as (missed, cheap):
+        doc = json.loads(run_case("tmp/long_comprehension/longc.py", "longc", "from longc import *\n",
+                                  "print(len(doubled(3000)))\n", backend=backend, max_events=1600))
+    report[backend] = {"missed": missed, "cheap": len(cheap), "stdout": doc["stdout_text"],
+                       "chunks_crossed": doc["gap"] is not None, "errors": doc["stats"]["internal_errors"]}
+result = json.dumps(report)
+'''
+
+
+def test_a_long_comprehension_stays_cheap_across_chunks(pyodide):
+    """A new chunk (every 100 events here) asks each frame for a full look, and runs no code of the
+    program's: the comprehension's judgement holds across it (only a collection voids it)."""
+    harness = (Path(__file__).parent / "adversarial" / "harness.py").read_text(encoding="utf-8")
+    report = json.loads(pyodide.run(f"HARNESS = {harness!r}\n" + LONG, timeout=120))
+    for backend, found in report.items():
+        assert found["errors"] == [] and found["missed"] == [], (backend, found)
+        assert found["stdout"] == "2999\n" and found["chunks_crossed"], (backend, found)
+        # 3,000 iterations: all but the first (and those a chunk's full look or a collection took) cheap.
+        assert found["cheap"] >= 2_700, (backend, found["cheap"])

@@ -128,7 +128,7 @@ class FrameState:
         self.scalars: set[str] = set()     # names `seen` knows hold an exact scalar (no signature)
         self.thread = _get_ident()         # a frame of another thread never stands for the entry's call
         self.in_c = False                  # a generator running now, resumed through C (GENERATORS_NESTED)
-        self.judged = -1                   # the recorder's `epoch` when a comprehension's items were judged
+        self.judged = -1                   # the recorder's `collections` when a comprehension was judged
 
 
 # Plans depend only on what a code object's bytecode says, so they are kept across runs by that content
@@ -206,6 +206,7 @@ class Recorder:
         self.outcome: tuple | None = None           # (frame id, status, Value | exception) of the last top frame
         self._until = self.table.chunk_size          # events from this run-wide index go the slow way
         self.epoch = 0                              # bumps at each garbage collection and new chunk
+        self.collections = 0                        # garbage collections begun (finalizers may have run)
         self.own_trace = None                       # sys.gettrace() while recording (the settrace backend's)
         self.own_tools = 0                          # sys.monitoring tool ids the recorder holds (monitor: 1)
         self.gc_hook: Any = None                    # `on_gc` as registered in gc.callbacks (by the runner)
@@ -216,6 +217,7 @@ class Recorder:
         """A gc.callbacks hook: a collection may run finalizers, so the next step looks at everything."""
         if phase == "start":
             self.epoch += 1
+            self.collections += 1
 
     def _plans_of(self, code: Any) -> tuple[dict, dict, bool]:
         known = self._plans.get(id(code))
@@ -398,7 +400,7 @@ class Recorder:
             if at == loop.offset or at in loop.jumps:
                 # (A comprehension's items were judged all scalars when its line began: no collection
                 # since, whose finalizers could have put anything into what it iterates.)
-                if lineno in state.pure_loops and (not loop.jumps or state.judged == self.epoch):
+                if lineno in state.pure_loops and (not loop.jumps or state.judged == self.collections):
                     state.stepping = loop
             else:
                 self._loop_starts(state, frame, loop)
@@ -409,7 +411,7 @@ class Recorder:
         state.pure_loops.discard(loop.line)         # first: the judgement below may fail
         if loop.pure_start(frame, state.seen) and (not loop.jumps or self._runs_on_scalars(state, frame, loop)):
             state.pure_loops.add(loop.line)
-            state.judged = self.epoch
+            state.judged = self.collections
 
     def _runs_on_scalars(self, state: FrameState, frame: FrameType, loop: Loop) -> bool:
         """Will the comprehension about to start run no program code, its first iteration included:
