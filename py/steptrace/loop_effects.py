@@ -279,16 +279,17 @@ def _comprehension(code: CodeType, decoded: list, at: int) -> Loop | None:
     loop.jumps = frozenset(decoded[position][0] for position in jumps)
     if not _iterable(code, prefix, loop):
         return None
+    # The item's names keep their values on the stack while it runs (LOAD_FAST_AND_CLEAR): what they
+    # held is not dropped, and what its expressions read them as is an item.
+    checked = reads.difference(items)
     if loop.callable == "range":
-        # Its arguments run after the judgement: only pure instructions on names that hold scalars.
+        # Its arguments run after the judgement, before the item's names are cleared (`range(j)` reads
+        # the `j` from before): only pure instructions on names that hold scalars.
         for ins in prefix[1:-1]:
             effect = effect_of(code, ins[2], ins[3], True)
             if effect is None or effect[1]:
                 return None
-            reads.update(effect[0])
-    # The item's names keep their values on the stack while it runs (LOAD_FAST_AND_CLEAR): what they
-    # held is not dropped, and what they are read as is an item.
-    checked = reads.difference(items)
+            checked.update(effect[0])
     loop.start = (frozenset(checked | set(targets).difference(items)), (), frozenset(checked))
     return loop
 

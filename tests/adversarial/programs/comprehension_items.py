@@ -1,4 +1,4 @@
-# setup: from comprehension_items import *\nimport sys\nimport comprehension_items as shown\nclass Sneaky:\n    def __init__(self, n):\n        self.n = n\n    def __mul__(self, other):\n        frame = sys._getframe(1)\n        frame.f_locals["other"] = "changed by %d" % self.n\n        frame.f_locals["x"] = 5\n        return self.n\nclass Pair:\n    def __init__(self, a, b):\n        self.a, self.b = a, b\n    def __iter__(self):\n        shown.LOG.append("unpacked")\n        return iter((self.a, self.b))\nclass Weird:\n    def __hash__(self):\n        return 5\n    def __eq__(self, other):\n        shown.LOG.append("compared")\n        return False\nclass Dying:\n    def __neg__(self):\n        return Dying()\n    def __mod__(self, other):\n        return 0\n    def __del__(self):\n        shown.LOG.append("freed")\nclass Cycle:\n    def __init__(self, into):\n        self.me, self.into = self, into\n    def __del__(self):\n        self.into.append(Sneaky(9))\nfrom gc import collect\ndef garbage(into):\n    collect()\n    for _ in range(200):\n        Cycle(into)\nshown.Sneaky, shown.Pair, shown.Weird, shown.Dying, shown.garbage, shown.collect = Sneaky, Pair, Weird, Dying, garbage, collect\nclass Freed:\n    def __init__(self, into):\n        self.into = into\n    def __del__(self):\n        self.into.append(Sneaky(3))\nclass Rebinds:\n    def __init__(self, into):\n        self.into = into\n    def __rmul__(self, other):\n        sys._getframe(1).f_locals["k"] = 3\n        self.into.append(Sneaky(4))\n        return 0\nclass Talker:\n    def __hash__(self):\n        return 5\n    def __eq__(self, other):\n        sys._getframe(1).f_locals["other"] = "changed by a key"\n        return False\nclass Evil:\n    def __rmul__(self, other):\n        sys._getframe(1).f_locals["k"] = 1\n        return Talker()\ndef count(n):\n    sys._getframe(1).f_locals["k"] = Evil()\n    return n\nshown.Freed, shown.Rebinds, shown.Evil, shown.count = Freed, Rebinds, Evil, count
+# setup: from comprehension_items import *\nimport sys\nimport comprehension_items as shown\nclass Sneaky:\n    def __init__(self, n):\n        self.n = n\n    def __mul__(self, other):\n        frame = sys._getframe(1)\n        frame.f_locals["other"] = "changed by %d" % self.n\n        frame.f_locals["x"] = 5\n        return self.n\nclass Pair:\n    def __init__(self, a, b):\n        self.a, self.b = a, b\n    def __iter__(self):\n        shown.LOG.append("unpacked")\n        return iter((self.a, self.b))\nclass Weird:\n    def __hash__(self):\n        return 5\n    def __eq__(self, other):\n        shown.LOG.append("compared")\n        return False\nclass Dying:\n    def __neg__(self):\n        return Dying()\n    def __mod__(self, other):\n        return 0\n    def __del__(self):\n        shown.LOG.append("freed")\nclass Cycle:\n    def __init__(self, into):\n        self.me, self.into = self, into\n    def __del__(self):\n        self.into.append(Sneaky(9))\nfrom gc import collect\ndef garbage(into):\n    collect()\n    for _ in range(200):\n        Cycle(into)\nshown.Sneaky, shown.Pair, shown.Weird, shown.Dying, shown.garbage, shown.collect = Sneaky, Pair, Weird, Dying, garbage, collect\nclass Freed:\n    def __init__(self, into):\n        self.into = into\n    def __del__(self):\n        self.into.append(Sneaky(3))\nclass Rebinds:\n    def __init__(self, into):\n        self.into = into\n    def __rmul__(self, other):\n        sys._getframe(1).f_locals["k"] = 3\n        self.into.append(Sneaky(4))\n        return 0\nclass Talker:\n    def __hash__(self):\n        return 5\n    def __eq__(self, other):\n        sys._getframe(1).f_locals["other"] = "changed by a key"\n        return False\nclass Evil:\n    def __rmul__(self, other):\n        sys._getframe(1).f_locals["k"] = 1\n        return Talker()\ndef count(n):\n    sys._getframe(1).f_locals["k"] = Evil()\n    return n\nshown.Freed, shown.Rebinds, shown.Evil, shown.count = Freed, Rebinds, Evil, count\nclass BoxTalker:\n    def __init__(self, box):\n        self.box = box\n    def __hash__(self):\n        return 5\n    def __eq__(self, other):\n        self.box.append(other)\n        return False\nclass BoxEvil:\n    def __init__(self, setk, box):\n        self.setk, self.box = setk, box\n    def __rmul__(self, other):\n        self.setk(1)\n        return BoxTalker(self.box)\nclass Idx:\n    def __init__(self, setk, box):\n        self.setk, self.box = setk, box\n    def __index__(self):\n        self.setk(BoxEvil(self.setk, self.box))\n        return 8\nshown.Idx = Idx
 # gc-bound: when the collection that runs the finalizers comes depends on allocations
 # Comprehensions run inline from 3.12, every iteration a step of this frame. Items of the program's
 # whose dunders run there (setup defines them: the recorder sees no call): one that writes the frame's
@@ -44,6 +44,21 @@ def changed_in_the_first_iteration():
     return other, len(firsts) >= 5, scaled[:5], len(keyed), len(counted)
 
 
+def range_of_the_outer_name():
+    """range(j) reads the `j` from before the comprehension (an object of the program's, whose
+    __index__ makes `k` one too), then the comprehension takes `j` as its own name."""
+    box = []
+    k = 2
+
+    def setk(value):
+        nonlocal k
+        k = value
+
+    j = Idx(setk, box)
+    keyed = {j * k: 0 for j in range(j)}
+    return box, len(keyed)
+
+
 def collected_midway():
     """On CPython 3.12 and 3.13 the collection comes while the comprehension runs (its tuples count
     towards it), and the finalizers put Sneaky(9) into `plain` after its items were judged. When it comes
@@ -59,4 +74,5 @@ def collected_midway():
 def main():
     print(with_items_of_the_program())
     print(changed_in_the_first_iteration())
+    print(range_of_the_outer_name())
     print(collected_midway())
