@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import CodeType
 
 import pytest
 
@@ -108,26 +109,33 @@ COMPREHENSION_FORMS = {
     6: ["name", None, "xs", None, ["x", "z"], ["x"], 1, ["z"]],
 }
 
-FORMS = """
-import json
-from steptrace.loop_effects import loops
-first = comprehension_shapes.__code__.co_firstlineno
-result = json.dumps({line - first: [loop.kind, loop.callable, loop.name, loop.method, sorted(loop.plan[1]),
-                                    sorted(loop.plan[2]), len(loop.jumps), sorted(loop.start[0])]
-                     for line, loop in loops(comprehension_shapes.__code__).items()})
-"""
+def comprehension_forms(shapes) -> dict:
+    """line in `shapes` -> [kind, callable, name, method, written, read, jumps back, checked at start]."""
+    from steptrace.loop_effects import loops
+    first = shapes.__code__.co_firstlineno
+    return {line - first: [loop.kind, loop.callable, loop.name, loop.method, sorted(loop.plan[1]),
+                           sorted(loop.plan[2]), len(loop.jumps), sorted(loop.start[0])]
+            for line, loop in loops(shapes.__code__).items()}
 
 
 def test_comprehensions_run_inline_are_read_from_the_bytecode(pyodide):
     """Python 3.12+ runs a list, set or dict comprehension in its function's frame: each iteration
     ends on a jump back, where the line is reported again (3.14 here)."""
-    found = json.loads(pyodide.run(inspect.getsource(comprehension_shapes) + FORMS))
+    script = (inspect.getsource(comprehension_shapes) + inspect.getsource(comprehension_forms)
+              + "import json\nresult = json.dumps(comprehension_forms(comprehension_shapes))\n")
+    found = json.loads(pyodide.run(script))
     assert {int(line): form for line, form in found.items()} == COMPREHENSION_FORMS
 
 
-@pytest.mark.skipif(sys.version_info >= (3, 12), reason="before 3.12 a comprehension is a function of its own")
-def test_comprehensions_in_functions_of_their_own_have_no_plan():
-    assert loops(comprehension_shapes.__code__) == {}
+def test_comprehensions_read_from_this_pythons_bytecode():
+    """3.12+: the same forms as in Pyodide. Before 3.12 a comprehension is a function of its own, called
+    with its iterator: neither it nor its caller has a plan for it."""
+    if sys.version_info >= (3, 12):
+        assert comprehension_forms(comprehension_shapes) == COMPREHENSION_FORMS
+    else:
+        assert loops(comprehension_shapes.__code__) == {}
+        nested = [constant for constant in comprehension_shapes.__code__.co_consts if isinstance(constant, CodeType)]
+        assert len(nested) == 12 and all(loops(code) == {} for code in nested)
 
 
 SHOWN = '''\
@@ -390,3 +398,80 @@ def test_a_long_comprehension_stays_cheap_across_chunks(pyodide):
         assert found["stdout"] == "2999\n" and found["chunks_crossed"], (backend, found)
         # 3,000 iterations: all but the first (and those a chunk's full look or a collection took) cheap.
         assert found["cheap"] >= 2_700, (backend, found["cheap"])
+
+
+JUDGED = r"""
+import gc, json, sys
+from pathlib import Path
+from steptrace import loop_effects
+from steptrace.runner import run_case
+folder = Path("/tmp/judged_midway")
+folder.mkdir(exist_ok=True)
+(folder / "judged.py").write_text(SHOWN_JUDGED, encoding="utf-8")
+(folder / "harness.py").write_text(HARNESS, encoding="utf-8")
+sys.path.insert(0, str(folder))
+from harness import looks_checked
+real = loop_effects.Loop.scalar_items
+def collecting(self, iterable):         # a collection set off by the judgement's own allocations
+    gc.collect()
+    return real(self, iterable)
+loop_effects.Loop.scalar_items = collecting
+report = {}
+try:
+    for backend in ("monitoring", "settrace"):
+        with looks_checked() as (missed, cheap):
+            doc = json.loads(run_case("tmp/judged_midway/judged.py", "judged", SETUP_JUDGED, "print(shown())\n",
+                                      backend=backend))
+        report[backend] = [doc["stdout_text"], missed, doc["stats"]["internal_errors"]]
+finally:
+    loop_effects.Loop.scalar_items = real
+result = json.dumps(report)
+"""
+
+SHOWN_JUDGED = """\
+def shown():
+    other = "before"
+    ys = [1, 2, 3, 4]
+    k = 2
+    Bomb()
+    out = [x * k for x in ys]
+    return other
+"""
+
+SETUP_JUDGED = """\
+import sys
+import judged
+class Sneaky:
+    def __mul__(self, other):
+        sys._getframe(1).f_locals["other"] = "changed"
+        return 0
+class Evil:
+    def __rmul__(self, other):
+        frame = sys._getframe(1)
+        frame.f_locals["k"] = 1
+        frame.f_locals["ys"].append(Sneaky())
+        return 0
+class Bomb:
+    def __init__(self):
+        self.me = self
+    def __del__(self):
+        frame = sys._getframe()
+        while frame is not None and frame.f_code.co_name != "shown":
+            frame = frame.f_back
+        if frame is not None:
+            frame.f_locals["k"] = Evil()
+judged.Bomb = Bomb
+from judged import *
+"""
+
+
+def test_a_collection_during_the_judgement_voids_it(pyodide):
+    """The judgement allocates (a locals view, iterators), which may set off a collection: a finalizer
+    then runs after the names it checked were read (here it makes `k` an object whose dunder puts one
+    of the program's objects into the list being iterated). Found by a review; a collection is forced
+    inside the judgement to make it happen at once."""
+    harness = (Path(__file__).parent / "adversarial" / "harness.py").read_text(encoding="utf-8")
+    script = f"HARNESS = {harness!r}\nSHOWN_JUDGED = {SHOWN_JUDGED!r}\nSETUP_JUDGED = {SETUP_JUDGED!r}\n" + JUDGED
+    report = json.loads(pyodide.run(script, timeout=120))
+    for backend, (stdout, missed, errors) in report.items():
+        assert stdout == "changed\n" and missed == [] and errors == [], (backend, stdout, missed, errors)

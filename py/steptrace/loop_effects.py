@@ -16,8 +16,10 @@ cheap-step rule holds (no other frame ran, no collection, no other thread, every
 a scalar: the recorder checks those as for a pure line).
 
 From 3.12 a list, set or dict comprehension runs inline in its function's frame, and each of its
-iterations is a step (the line is reported again at the jump back to FOR_ITER): one whose expressions
-are pure and whose iterator is one of those is cheap the same way (`_comprehension`).
+iterations is a step (the line is reported again at the jump back to FOR_ITER). Such a step is cheap too
+when the whole comprehension can run no program code: its expressions pure, its iterator one of those,
+every item it will take an exact scalar and the names it reads holding scalars when its line begins
+(`_comprehension`, `Loop.scalar_items`; the recorder judges the rest at that first event).
 
 `loops(code)` gives, per line, a `Loop` for the `for` lines and comprehensions this module understands.
 """
@@ -75,8 +77,9 @@ _BUILTINS = {"range": range, "enumerate": enumerate}
 
 
 class Loop:
-    """One `for` line: where FOR_ITER is, the body's first line, the names an item is stored in,
-    and what the iterable expression is (`kind`, with the global or local it names)."""
+    """One `for` line or inlined comprehension: where FOR_ITER is, the body's first line (a
+    comprehension's own line), the names an item is stored in, and what the iterable expression is
+    (`kind`, with the global or local it names)."""
 
     __slots__ = ("line", "offset", "body", "plan", "kind", "callable", "name", "method", "unpacks", "jumps", "start")
 
@@ -85,11 +88,11 @@ class Loop:
         self.plan = (targets, tuple(targets), frozenset())  # as a pure line's (read or written, written, read)
         self.unpacks = unpacks
         # An inlined comprehension's: the offsets of its jumps back to FOR_ITER, where each of its
-        # iterations ends with an event (`comprehension`); empty for a `for` statement.
+        # iterations ends with an event (`_comprehension`); empty for a `for` statement.
         self.jumps: frozenset[int] = frozenset()
         # A comprehension's: as a pure line's plan, the names that must hold exact scalars (or, written
         # only, nothing) when its line begins, so that its first iteration runs no program code either.
-        self.start: tuple = (frozenset(), (), frozenset())
+        self.start: tuple[frozenset[str], tuple, frozenset[str]] = (frozenset(), (), frozenset())
         self.kind = ""                        # "name" | "method" | "call"
         self.callable = None                  # "range" | "enumerate" for a call
         self.name = None                      # the local read (the iterable, or the call's argument)
@@ -119,7 +122,8 @@ class Loop:
         Then none of its iterations can run a dunder of the program's, whatever its expressions do with
         the items, and nothing of the program's gets into the result it builds (whose keys are hashed and
         compared as items are added). Its expressions cannot change the iterable (they are pure), so this
-        holds for the whole comprehension unless a collection runs a finalizer (the recorder's epoch).
+        holds for the whole comprehension unless a collection runs a finalizer (the recorder's
+        `collections`).
         `iterable`: the value of the local the iterable names (the receiver of a method); None for range."""
         if self.callable == "range" or self.method in ("split", "splitlines"):
             return True
@@ -166,19 +170,33 @@ def loops(code: CodeType) -> dict[int, Loop]:
     return found
 
 
-def _loop(code: CodeType, decoded: list, at: int) -> Loop | None:
-    offset, line = decoded[at][0], decoded[at][1]
+def _opening(decoded: list, at: int) -> tuple[list, list, list] | None:
+    """(the line's instructions, the iterable's, those between GET_ITER and FOR_ITER) for the line of
+    the FOR_ITER at position `at`, when it is the line's only loop and the line starts with the iterable
+    (so a run of it that starts elsewhere is the loop coming back)."""
+    line = decoded[at][1]
     on_line = [ins for ins in decoded if ins[1] == line]
     names = [ins[2] for ins in on_line if ins[2] not in FILLER]
     if names.count("FOR_ITER") != 1 or names.count("GET_ITER") != 1:
         return None
     get_iter = next(i for i, ins in enumerate(decoded) if ins[2] == "GET_ITER" and ins[1] == line)
     prefix = [ins for ins in decoded[:get_iter] if ins[1] == line and ins[2] not in FILLER]
-    # The line starts with the iterable (so a run of it that starts elsewhere is the loop coming back).
     if not prefix or prefix[0] is not next(ins for ins in on_line if ins[2] not in FILLER):
         return None
-    if [ins[2] for ins in decoded[get_iter + 1:at] if ins[2] not in FILLER]:
+    return on_line, prefix, [ins for ins in decoded[get_iter + 1:at] if ins[2] not in FILLER]
+
+
+def _back_target(ins: tuple) -> int:
+    """Where a JUMP_BACKWARD instruction (as `decoded` gives it) lands."""
+    return ins[4] - 2 * ins[3]
+
+
+def _loop(code: CodeType, decoded: list, at: int) -> Loop | None:
+    offset, line = decoded[at][0], decoded[at][1]
+    opening = _opening(decoded, at)
+    if opening is None or opening[2]:
         return None
+    on_line, prefix = opening[0], opening[1]
     # The item's stores, then the body's first line.
     targets: list[str] = []
     unpacks, expected = False, 1
@@ -216,8 +234,8 @@ def _loop(code: CodeType, decoded: list, at: int) -> Loop | None:
 
 # What an inlined comprehension (3.12+) runs between its iterable and its FOR_ITER: its names cleared
 # (their values kept on the stack, put back when it ends) and its empty result made.
-PREAMBLE = frozenset({"LOAD_FAST_AND_CLEAR", "SWAP", "BUILD_LIST", "BUILD_SET", "BUILD_MAP"})
 RESULT_BUILDS = frozenset({"BUILD_LIST", "BUILD_SET", "BUILD_MAP"})
+PREAMBLE = frozenset({"LOAD_FAST_AND_CLEAR", "SWAP"}) | RESULT_BUILDS
 # Adding an item to that result, which only the stack holds: no program code runs when the items, and so
 # every key already in the result (hashed and compared), are made of exact scalars (`Loop.scalar_items`).
 ADDS = frozenset({"LIST_APPEND", "SET_ADD", "MAP_ADD"})
@@ -229,52 +247,33 @@ def _comprehension(code: CodeType, decoded: list, at: int) -> Loop | None:
     the interpreter reports the line again: from one such event to the next, the frame took an item,
     stored it in the comprehension's names, and ran the element and condition expressions. When those
     are pure (`line_effects`: on exact scalars, only the interpreter's own C code runs), the iterator is
-    the interpreter's own and every item it will give is an exact scalar (`Loop.scalar_items`, judged at
-    the line's first event), only the comprehension's names (and walrus targets) can have changed, so an
-    iteration is a cheap step like a pure line. Its first iteration (making the iterator) and its end
-    (putting the names back) are full looks: neither ends on one of these jumps."""
+    the interpreter's own, every item it will give is an exact scalar (`Loop.scalar_items`) and the
+    names it reads hold scalars (`Loop.start`; both judged at the line's first event), only the
+    comprehension's names (and walrus targets) can have changed, so an iteration is a cheap step like a
+    pure line. Its first iteration (from the line's first event, which makes the iterator) and its end
+    (putting the names back, up to the next line) are full looks: no jump event comes before the one,
+    the other ends elsewhere."""
     if BYTES_WARNING:
         return None
     offset, line = decoded[at][0], decoded[at][1]
-    on_line = [ins for ins in decoded if ins[1] == line and ins[2] not in FILLER]
-    names = [ins[2] for ins in on_line]
-    if names.count("FOR_ITER") != 1 or names.count("GET_ITER") != 1:
+    opening = _opening(decoded, at)
+    if opening is None:
         return None
-    get_iter = next(i for i, ins in enumerate(decoded) if ins[2] == "GET_ITER" and ins[1] == line)
-    prefix = [ins for ins in decoded[:get_iter] if ins[1] == line and ins[2] not in FILLER]
-    if not prefix or prefix[0] is not on_line[0]:
-        return None
-    preamble = [ins for ins in decoded[get_iter + 1:at] if ins[2] not in FILLER]
+    _on_line, prefix, preamble = opening
     builds = [ins for ins in preamble if ins[2] in RESULT_BUILDS]
     if any(ins[2] not in PREAMBLE or ins[1] != line for ins in preamble) or len(builds) != 1 or builds[0][3]:
         return None
     jumps = [position for position, ins in enumerate(decoded)
-             if ins[2].startswith("JUMP_BACKWARD") and ins[4] - 2 * ins[3] == offset]
+             if ins[2].startswith("JUMP_BACKWARD") and _back_target(ins) == offset]
     if not jumps or jumps[0] <= at:
         return None
     body = decoded[at + 1:jumps[-1] + 1]
-    unpacks = bool(body) and body[0][2] == "UNPACK_SEQUENCE"
-    items = _item_names(code, body)
-    targets: list[str] = []
-    reads: set[str] = set()
-    last = decoded[jumps[-1]][0]
-    for position, (_offset, on, name, arg, after) in enumerate(body):
-        if on != line:
-            return None
-        if name.startswith("JUMP_BACKWARD") and after - 2 * arg != offset:
-            return None                 # a loop inside the expressions
-        if "JUMP" in name and not name.startswith("JUMP_BACKWARD") and not offset < after + 2 * arg <= last:
-            return None                 # a jump out of the iteration
-        if name in ADDS:
-            continue
-        effect = effect_of(code, name, arg, position > 0)
-        if effect is None:
-            return None
-        reads.update(effect[0])
-        targets += [written for written in effect[1] if written not in targets]
-    if not targets:
+    found = _iteration_effects(code, body, line, offset)
+    if found is None:
         return None
-    loop = Loop(line, offset, line, frozenset(targets), unpacks)
+    targets, reads = found
+    items = _item_names(code, body)
+    loop = Loop(line, offset, line, frozenset(targets), body[0][2] == "UNPACK_SEQUENCE")
     loop.plan = (frozenset(targets) | reads, tuple(targets), frozenset(reads))
     loop.jumps = frozenset(decoded[position][0] for position in jumps)
     if not _iterable(code, prefix, loop):
@@ -292,6 +291,31 @@ def _comprehension(code: CodeType, decoded: list, at: int) -> Loop | None:
             checked.update(effect[0])
     loop.start = (frozenset(checked | set(targets).difference(items)), (), frozenset(checked))
     return loop
+
+
+def _iteration_effects(code: CodeType, body: list, line: int, for_iter: int) -> tuple[list, set] | None:
+    """(names written, names read) by one iteration of an inlined comprehension (`body`: from after its
+    FOR_ITER to its last jump back), when every instruction of it is on its line, pure or adds to its
+    result, and no jump leaves it; else None."""
+    targets: list[str] = []
+    reads: set[str] = set()
+    last = body[-1][0]
+    for position, (_offset, on, name, arg, after) in enumerate(body):
+        if on != line:
+            return None
+        if name.startswith("JUMP_BACKWARD"):
+            if _back_target(body[position]) != for_iter:
+                return None             # a loop inside the expressions
+        elif "JUMP" in name and not for_iter < after + 2 * arg <= last:
+            return None                 # a jump out of the iteration
+        if name in ADDS:
+            continue
+        effect = effect_of(code, name, arg, position > 0)
+        if effect is None:
+            return None
+        reads.update(effect[0])
+        targets += [written for written in effect[1] if written not in targets]
+    return (targets, reads) if targets else None
 
 
 def _item_names(code: CodeType, body: list) -> set[str]:
@@ -339,7 +363,7 @@ def _jumps_back_elsewhere(ins: tuple, line_of: dict, body: int) -> bool:
     line before the body could run again, so a step after it is never taken for one of this loop's."""
     if not ins[2].startswith("JUMP_BACKWARD"):
         return False
-    target = ins[4] - 2 * ins[3]
+    target = _back_target(ins)
     return line_of.get(target) is not None and line_of[target] != body
 
 
@@ -350,7 +374,7 @@ def _body_only(decoded: list, start: int, for_iter: int, body: int) -> bool:
     end = -1
     for position in range(start, len(decoded)):
         ins = decoded[position]
-        if ins[2].startswith("JUMP_BACKWARD") and ins[4] - 2 * ins[3] == for_iter:
+        if ins[2].startswith("JUMP_BACKWARD") and _back_target(ins) == for_iter:
             end = position
     if end < 0:
         return False

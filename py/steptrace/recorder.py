@@ -409,9 +409,12 @@ class Recorder:
         """A `for` line's first run: whether its iterator runs no program code is judged here, with
         the locals just looked at."""
         state.pure_loops.discard(loop.line)         # first: the judgement below may fail
+        # Counted before judging: the judgement's own allocations may set off a collection, whose
+        # finalizers would then run after the names they could change were read.
+        collections = self.collections
         if loop.pure_start(frame, state.seen) and (not loop.jumps or self._runs_on_scalars(state, frame, loop)):
             state.pure_loops.add(loop.line)
-            state.judged = self.collections
+            state.judged = collections
 
     def _runs_on_scalars(self, state: FrameState, frame: FrameType, loop: Loop) -> bool:
         """Will the comprehension about to start run no program code, its first iteration included:

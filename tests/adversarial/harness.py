@@ -189,8 +189,8 @@ def looks_checked():
         index = self.count - 1
         if named[0] == index:
             # A cheap look. Unless the recorder looked at every local itself after it (a collection ran
-            # during it; a comprehension took an item that is no exact scalar), which `look_then_compare`
-            # checked, a look at every local now must find nothing it missed.
+            # during it), which `look_then_compare` checked, a look at every local now must find nothing
+            # it missed.
             if not after[0]:
                 chunk = self.table.current
                 before = len(chunk.delta_event)
