@@ -77,9 +77,9 @@ _BUILTINS = {"range": range, "enumerate": enumerate}
 
 
 class Loop:
-    """One `for` line or inlined comprehension: where FOR_ITER is, the body's first line (a
-    comprehension's own line), the names an item is stored in, and what the iterable expression is
-    (`kind`, with the global or local it names)."""
+    """One `for` line or inlined comprehension: where FOR_ITER is, the body's first line (0 for a
+    comprehension), the names an item is stored in, and what the iterable expression is (`kind`, with
+    the global or local it names)."""
 
     __slots__ = ("line", "offset", "body", "plan", "kind", "callable", "name", "method", "unpacks", "jumps", "start")
 
@@ -273,7 +273,8 @@ def _comprehension(code: CodeType, decoded: list, at: int) -> Loop | None:
         return None
     targets, reads = found
     items = _item_names(code, body)
-    loop = Loop(line, offset, line, frozenset(targets), body[0][2] == "UNPACK_SEQUENCE")
+    # No line's event means it took an item (body 0): its own line does, at one of its jumps back.
+    loop = Loop(line, offset, 0, frozenset(targets), body[0][2] == "UNPACK_SEQUENCE")
     loop.plan = (frozenset(targets) | reads, tuple(targets), frozenset(reads))
     loop.jumps = frozenset(decoded[position][0] for position in jumps)
     if not _iterable(code, prefix, loop):

@@ -351,9 +351,10 @@ class Recorder:
         stepping = state.stepping
         if stepping is not None:                    # a `for` line came back for its next item...
             state.stepping = None
-            # ...and took one: only its names changed (a comprehension's: its next iteration ended)
-            if lineno == stepping.body and (not stepping.jumps or frame.f_lasti in stepping.jumps):
+            if lineno == stepping.body:             # ...and took one: only its names changed
                 plan = stepping.plan
+            elif stepping.jumps and lineno == stepping.line and frame.f_lasti in stepping.jumps:
+                plan = stepping.plan                # a comprehension's next iteration ended
         state.line = lineno
         index = self.count
         if index >= self._until or not index & TIME_CHECK_MASK:
@@ -397,10 +398,13 @@ class Recorder:
             # next item (inline: once an iteration in every loop), as is a comprehension's line reported
             # again at a jump back to its FOR_ITER; its first run makes the iterator.
             at = frame.f_lasti
-            if at == loop.offset or at in loop.jumps:
+            if at == loop.offset:
+                if lineno in state.pure_loops:
+                    state.stepping = loop
+            elif at in loop.jumps:
                 # (A comprehension's items were judged all scalars when its line began: no collection
                 # since, whose finalizers could have put anything into what it iterates.)
-                if lineno in state.pure_loops and (not loop.jumps or state.judged == self.collections):
+                if lineno in state.pure_loops and state.judged == self.collections:
                     state.stepping = loop
             else:
                 self._loop_starts(state, frame, loop)
