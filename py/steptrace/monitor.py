@@ -110,7 +110,7 @@ class MonitoringBackend:
                     action(state, frame, *args)
             return run
 
-        raised_in, left_from, line_in = in_frame(recorder.raised), in_frame(leave), in_frame(line)
+        raised_in, left_from = in_frame(recorder.raised), in_frame(leave)
 
         def start(code, frame):
             """The first start of a code object of the shown file switches on its local events."""
@@ -126,7 +126,7 @@ class MonitoringBackend:
             return None
 
         def on_line(code, lineno):
-            """The hot path: `line_in` with the clauses of `Recorder.guarded` inline (see there)."""
+            """The hot path: `Recorder.line` with the clauses of `Recorder.guarded` inline (see there)."""
             try:
                 frame = getframe(1)
                 state = live.get(id(frame))
@@ -141,7 +141,8 @@ class MonitoringBackend:
 
         def on_jump(code, source, target):
             """settrace starts a line again on a backward jump within one line (a loop on one
-            line, an inlined comprehension); other jumps are covered by LINE events."""
+            line, an inlined comprehension: hot there, so `on_line`'s body is inline here too, a call
+            less per iteration); other jumps are covered by LINE events."""
             if target > source:
                 return disable
             lines = line_maps.get(code)
@@ -150,7 +151,17 @@ class MonitoringBackend:
             to_line = lines.get(target)
             if to_line is None or to_line != lines.get(source):
                 return disable
-            guarded("line", line_in, getframe(1), to_line)
+            try:
+                frame = getframe(1)
+                state = live.get(id(frame))
+                if state is not None:
+                    line(state, frame, to_line)
+            except LimitReached:
+                raise
+            except RecursionError:
+                pass
+            except Exception as error:  # noqa: BLE001 - a recorder bug must not change the run
+                fault("line", error)
             return None
 
         def leaving(yielded):
