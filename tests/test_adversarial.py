@@ -257,6 +257,11 @@ def _finalizers_at_the_end(doc):
                                   "module finalizer sees 600 rows and True\n")
 
 
+def _audit_hook(doc):
+    assert doc["stdout_text"] == "before\n"
+    assert (doc["end"]["status"], doc["end"]["reason"]) == ("stopped", "audit_hook")
+
+
 SPECIFIC = {
     "dag_lists": _dag, "dag_mixed": _dag, "repr_side_effect": _repr_side_effect, "set_lt": _set_lt,
     "stale_mutations": _stale, "builtins_rebound": _builtins, "objects": _objects, "wrappers": _wrappers,
@@ -265,6 +270,7 @@ SPECIFIC = {
     "exception_group": _exception_group, "module_impostor": _module_impostor,
     "finalizer_left_on_a_stdlib_module": _finalizer_left, "collection_during_a_look": _collection_during_a_look,
     "chains_left_in_globals": _chains_left, "finalizers_at_the_end": _finalizers_at_the_end,
+    "audit_hook": _audit_hook,
 }
 
 

@@ -11,11 +11,9 @@ the namespaces of the standard modules already loaded (`json.x = 1`, `math.pi = 
 All of it is saved before the run and put back after it. Not covered: a standard
 module first imported during a run keeps what that run set on it, `atexit`
 registrations pile up (they never run in a worker) and `random`'s state goes on.
-Nor can be: an audit hook (`sys.addaudithook`) stays for the interpreter's life,
-and it sees the recorder's own audited calls too (the monitoring backend's
-`sys._getframe` at every event, the scan of the run's folders), so a program that
-adds one is not recorded faithfully, in that run or later ones; a Python signal
-handler (CPython; Pyodide has only the interrupt) can run between two steps unseen.
+Nor can be: an audit hook stays for the interpreter's life (so the runner stops a
+run that adds one, `runner._audit_hooks_refused`), and a Python signal handler
+(CPython; Pyodide has only the interrupt) can run between two steps unseen.
 
 Each run gets two private folders, made here and removed here: one becomes the
 temp dir (`tempfile.gettempdir()`, `TMPDIR`), the other the working directory.

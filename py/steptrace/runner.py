@@ -149,6 +149,7 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
     root, filename = locate(source, module)
     with CleanRun(root) as run:
         recorder = Recorder(filename, max_events=max_events, time_limit=time_limit)
+        sys.addaudithook = _audit_hooks_refused(recorder)  # CleanRun puts `sys`'s own back
         chosen = pick_backend(backend, recorder) if record else None
         namespace: dict = {"__name__": "__stepwise__", "__builtins__": sys.modules["builtins"]}
         capture = OutputCapture(recorder.stdout if record else None)
@@ -262,6 +263,17 @@ def _disarm(deadline: Deadline) -> None:
             return
         except LimitReached:
             continue
+
+
+def _audit_hooks_refused(recorder: Recorder) -> Callable[[Callable], None]:
+    """`sys.addaudithook` for the run: it stops the run (end reason "audit_hook") instead of adding the
+    hook. An audit hook can never be taken out again: it would see the recorder's own audited calls
+    (the monitoring backend's `sys._getframe` at every event, the scan of the run's folders) and run
+    its code there, in this run and in every later one of the interpreter."""
+    def addaudithook(hook: Callable) -> None:
+        recorder.stop("audit_hook")
+        raise LimitReached("audit_hook")
+    return addaudithook
 
 
 def _end(error: BaseException | None, recorder: Recorder, filename: str, elapsed: float,
