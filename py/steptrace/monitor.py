@@ -125,37 +125,25 @@ class MonitoringBackend:
             guarded("call", start, code, getframe(1))
             return None
 
-        def on_line(code, lineno):
-            """The hot path: `Recorder.line` with the clauses of `Recorder.guarded` inline (see there)."""
+        def on_line(code, lineno, target=None):
+            """LINE, the hot path: `Recorder.line` with the clauses of `Recorder.guarded` inline (see
+            there). Also JUMP (`lineno` is then the jump's offset and `target` where it lands): settrace
+            starts a line again on a backward jump within one line (a loop on one line, an inlined
+            comprehension: hot there too); other jumps are covered by LINE events."""
+            if target is not None:
+                if target > lineno:
+                    return disable
+                lines = line_maps.get(code)
+                if lines is None:
+                    lines = line_maps[code] = line_map(code)
+                source, lineno = lineno, lines.get(target)
+                if lineno is None or lineno != lines.get(source):
+                    return disable
             try:
                 frame = getframe(1)
                 state = live.get(id(frame))
                 if state is not None:      # None: its start fell at the recursion limit
                     line(state, frame, lineno)
-            except LimitReached:
-                raise
-            except RecursionError:
-                pass
-            except Exception as error:  # noqa: BLE001 - a recorder bug must not change the run
-                fault("line", error)
-
-        def on_jump(code, source, target):
-            """settrace starts a line again on a backward jump within one line (a loop on one
-            line, an inlined comprehension: hot there, so `on_line`'s body is inline here too, a call
-            less per iteration); other jumps are covered by LINE events."""
-            if target > source:
-                return disable
-            lines = line_maps.get(code)
-            if lines is None:
-                lines = line_maps[code] = line_map(code)
-            to_line = lines.get(target)
-            if to_line is None or to_line != lines.get(source):
-                return disable
-            try:
-                frame = getframe(1)
-                state = live.get(id(frame))
-                if state is not None:
-                    line(state, frame, to_line)
             except LimitReached:
                 raise
             except RecursionError:
@@ -209,7 +197,7 @@ class MonitoringBackend:
         register(tool, events.PY_START, on_start)
         register(tool, events.PY_RESUME, on_resume)
         register(tool, events.LINE, on_line)
-        register(tool, events.JUMP, on_jump)
+        register(tool, events.JUMP, on_line)
         register(tool, events.PY_RETURN, on_return)
         register(tool, events.PY_YIELD, on_yield)
         register(tool, events.RAISE, on_raise)

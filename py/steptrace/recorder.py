@@ -247,7 +247,7 @@ class Recorder:
         a limit goes on into the program; the recursion limit (the traced code is at it and will
         meet it itself) and the recorder's own faults (`fault`) never do. Returns what `action`
         returns, None when it failed. Both backends guard every callback with this, except the hottest,
-        which inline these clauses: `monitor`'s LINE (and JUMP), PY_RETURN and PY_YIELD callbacks and `settrace`'s
+        which inline these clauses: `monitor`'s LINE and JUMP, PY_RETURN and PY_YIELD callbacks and `settrace`'s
         local trace function (this call on the line path cost 5-8% of a plain-loop step, CPython 3.11
         settrace 1.31 -> 1.37 µs, 3.13 monitoring 1.43 -> 1.51 µs; on returns ~6% of fib(20), 3.13)."""
         try:
