@@ -166,15 +166,23 @@ def looks_checked():
 
     def named_then_all(self, state, frame, index, names):
         looked_at[0] = index
-        named[0], after[0] = index, False
+        epoch = self.epoch
         original(self, state, frame, index, names)
         cheap.append(index)
         scalars_in_step(state, index)
+        if self.epoch != epoch:
+            # A collection ran during the cheap look: the recorder must look at every local itself now
+            # (`line_then_checked` compares what it then believes with fresh previews).
+            collected.append(index)
+            return
+        chunk = self.table.current
+        before = len(chunk.delta_event)
+        self._locals(state, frame, index)
+        if len(chunk.delta_event) > before:
+            missed.append([index, last_delta_names(chunk)])
 
     def all_checked(self, state, frame, index):
         looked_at[0] = index
-        if named[0] == index:
-            after[0] = True
         # From the recorder's look to the end of these checks the collector waits, as it does during the
         # look itself: the checks' allocations must not run a finalizer of the program's in between.
         collector_waiting(look_then_compare, self, state, frame, index)
@@ -187,16 +195,8 @@ def looks_checked():
     def line_then_checked(self, state, frame, lineno):
         original_line(self, state, frame, lineno)
         index = self.count - 1
-        if named[0] == index:
-            # A cheap look. Unless the recorder looked at every local itself after it (a collection ran
-            # during it), which `look_then_compare` checked, a look at every local now must find nothing
-            # it missed.
-            if not after[0]:
-                chunk = self.table.current
-                before = len(chunk.delta_event)
-                self._locals(state, frame, index)
-                if len(chunk.delta_event) > before:
-                    missed.append([index, last_delta_names(chunk)])
+        if collected:
+            collector_waiting(fresh_previews_agree, self, state, frame, collected.pop())
         elif looked_at[0] != index:
             # A cheap step whose line wrote no name: nothing was looked at. A look at every local must
             # find nothing new either.
@@ -207,8 +207,8 @@ def looks_checked():
             if len(chunk.delta_event) > before:
                 missed.append([index, last_delta_names(chunk)])
 
+    collected = []
     looked_at = [-1]
-    named, after = [-1], [False]     # the latest cheap look's event; whether a full look followed it
     original_line = recorder.Recorder.line
     recorder.Recorder._locals_named, recorder.Recorder._locals = named_then_all, all_checked
     recorder.Recorder.line = line_then_checked
