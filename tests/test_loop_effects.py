@@ -403,7 +403,7 @@ def test_a_long_comprehension_stays_cheap_across_chunks(pyodide):
 JUDGED = r"""
 import gc, json, sys
 from pathlib import Path
-from steptrace import loop_effects
+from steptrace import loop_effects, recorder
 from steptrace.runner import run_case
 folder = Path("/tmp/judged_midway")
 folder.mkdir(exist_ok=True)
@@ -411,27 +411,37 @@ folder.mkdir(exist_ok=True)
 (folder / "harness.py").write_text(HARNESS, encoding="utf-8")
 sys.path.insert(0, str(folder))
 from harness import looks_checked
-real = loop_effects.Loop.scalar_items
-def collecting(self, iterable):         # a collection set off by the judgement's own allocations
+real_judge, real_look = loop_effects.Loop.scalar_items, recorder.Recorder._locals_named
+looks = [0]
+def judge_collecting(self, iterable):   # a collection set off by the judgement's own allocations
     gc.collect()
-    return real(self, iterable)
-loop_effects.Loop.scalar_items = collecting
+    return real_judge(self, iterable)
+def look_collecting(self, *args):       # one set off by the comprehension's second cheap iteration
+    looks[0] += 1
+    real_look(self, *args)
+    if looks[0] == 4:
+        gc.collect()
+if WHERE == "judgement":
+    loop_effects.Loop.scalar_items = judge_collecting
+else:
+    recorder.Recorder._locals_named = look_collecting
 report = {}
 try:
     for backend in ("monitoring", "settrace"):
+        looks[0] = 0
         with looks_checked() as (missed, cheap):
             doc = json.loads(run_case("tmp/judged_midway/judged.py", "judged", SETUP_JUDGED, "print(shown())\n",
                                       backend=backend))
-        report[backend] = [doc["stdout_text"], missed, doc["stats"]["internal_errors"]]
+        report[backend] = [doc["stdout_text"], missed, doc["stats"]["internal_errors"], len(cheap)]
 finally:
-    loop_effects.Loop.scalar_items = real
+    loop_effects.Loop.scalar_items, recorder.Recorder._locals_named = real_judge, real_look
 result = json.dumps(report)
 """
 
 SHOWN_JUDGED = """\
 def shown():
     other = "before"
-    ys = [1, 2, 3, 4]
+    ys = [1, 2, 3, 4, 5, 6, 7, 8]
     k = 2
     Bomb()
     out = [x * k for x in ys]
@@ -465,13 +475,16 @@ from judged import *
 """
 
 
-def test_a_collection_during_the_judgement_voids_it(pyodide):
-    """The judgement allocates (a locals view, iterators), which may set off a collection: a finalizer
-    then runs after the names it checked were read (here it makes `k` an object whose dunder puts one
-    of the program's objects into the list being iterated). Found by a review; a collection is forced
-    inside the judgement to make it happen at once."""
+@pytest.mark.parametrize("where", ["judgement", "midway"])
+def test_a_collection_voids_the_judgement(pyodide, where):
+    """A finalizer run by a collection makes `k` an object whose dunder puts one of the program's objects
+    into the list being iterated, and makes `k` a scalar again: the comprehension's later iterations must
+    not be cheap. The collection is forced where it could come: inside the judgement (its own
+    allocations: a locals view, iterators; found by a review), or in the middle of the comprehension."""
     harness = (Path(__file__).parent / "adversarial" / "harness.py").read_text(encoding="utf-8")
-    script = f"HARNESS = {harness!r}\nSHOWN_JUDGED = {SHOWN_JUDGED!r}\nSETUP_JUDGED = {SETUP_JUDGED!r}\n" + JUDGED
+    script = (f"HARNESS = {harness!r}\nSHOWN_JUDGED = {SHOWN_JUDGED!r}\nSETUP_JUDGED = {SETUP_JUDGED!r}\n"
+              f"WHERE = {where!r}\n" + JUDGED)
     report = json.loads(pyodide.run(script, timeout=120))
-    for backend, (stdout, missed, errors) in report.items():
+    for backend, (stdout, missed, errors, cheap) in report.items():
         assert stdout == "changed\n" and missed == [] and errors == [], (backend, stdout, missed, errors)
+        assert cheap >= 3, (backend, cheap)     # the comprehension did begin with cheap iterations
