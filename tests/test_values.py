@@ -365,7 +365,8 @@ class RandomChanges:
         self.rng = random.Random(seed)
         side = values.ITEMS_CAP
         self.roots = [[self.node(1) for _ in range(side + 2)], {f"r{i}": self.node(1) for i in range(side)},
-                      [{"role": "user", "content": [{"type": "text", "text": f"m{i}"}]} for i in range(30)]]
+                      [{"role": "user", "content": [{"type": "text", "text": f"m{i}"}]} for i in range(30)],
+                      [{i: [i, f"v{i}"], -i - 1: {"k": i}} for i in range(20)]]     # int keys: read otherwise
         self.roots[0].insert(1, self.roots[0])                    # a cycle through the root, shown
 
     def leaf(self):
@@ -460,6 +461,70 @@ def test_the_level_at_a_time_check_sees_an_item_move_between_neighbours(make, mo
     else:
         second.insert(0, first.pop())
     assert not ValuePool().check.holds(value, snap)
+
+
+def _levels_learned(snap) -> list:
+    from steptrace import snap_check
+    return [level[-1] for level in snap_check._plan(snap).levels]
+
+
+def test_a_level_learns_its_shortcuts_only_where_they_read_the_same(monkeypatch):
+    """A level of str-keyed dicts and lists is read by one traversal and its keys held after its first
+    check; a level of int-keyed dicts (whose traversal reads keys too) goes back to the plain passes
+    once, and both answer every later change."""
+    from steptrace import snap_check
+    monkeypatch.setattr(snap_check, "WIDE", 0)
+    check = ValuePool().check
+    by_str = [{"role": "user", "content": [{"type": "text", "text": f"m{i}"}, [i, i + 1]]} for i in range(5)]
+    by_int = [{i: [i, "x"], -1: "y"} for i in range(5)]
+    snaps = [Previewer().preview_and_signature(value)[1] for value in (by_str, by_int)]
+    assert check.holds(by_str, snaps[0]) and check.holds(by_int, snaps[1])
+    learned_str, learned_int = _levels_learned(snaps[0]), _levels_learned(snaps[1])
+    assert learned_str[0][0] is True and learned_str[0][1] == ["role", "content"] * 5
+    assert all(learned[0] for learned in learned_str)
+    assert learned_int[0] == [False, False] and learned_int[1][0] is True     # the lists under them: in order
+    assert check.holds(by_str, snaps[0]) and check.holds(by_int, snaps[1])
+    by_str[3]["content"][1].append(9)
+    by_int[2][2][1] = "z"
+    assert not check.holds(by_str, snaps[0]) and not check.holds(by_int, snaps[1])
+    by_str[3]["content"][1].pop()
+    by_int[2][2][1] = "x"
+    assert check.holds(by_str, snaps[0]) and check.holds(by_int, snaps[1])
+    by_str[1]["content"][0], by_str[1]["content"][1] = by_str[1]["content"][1], by_str[1]["content"][0]
+    assert not check.holds(by_str, snaps[0])            # two items swapped: a traversal reads them swapped
+
+
+def test_held_keys_are_compared_by_identity_and_call_no_code(monkeypatch):
+    """A held key replaced by an equal str, or by a str subclass that hashes and compares equal, is a
+    change (as the ids said), and telling so runs none of the subclass's methods."""
+    from steptrace import snap_check
+    monkeypatch.setattr(snap_check, "WIDE", 0)
+    calls = []
+
+    class Key(str):
+        def __eq__(self, other):
+            calls.append("eq")
+            return str.__eq__(self, other)
+
+        def __hash__(self):
+            calls.append("hash")
+            return str.__hash__(self)
+
+    value = [{"role": "user", "content": "text"} for _ in range(3)]
+    snap = Previewer().preview_and_signature(value)[1]
+    check = ValuePool().check
+    assert check.holds(value, snap) and _levels_learned(snap)[0][1]
+    value[1].pop("content")
+    value[1]["".join(["con", "tent"])] = "text"          # equal, not the same object
+    assert not check.holds(value, snap)
+    value[1].clear()
+    value[1].update(role="user", content="text")         # the interned key again
+    assert check.holds(value, snap)
+    value[2].clear()
+    value[2].update({Key("role"): "user", "content": "text"})    # the same dict, its first key replaced
+    calls.clear()
+    assert not check.holds(value, snap)
+    assert calls == []
 
 
 def test_an_unchanged_item_is_cut_where_a_fresh_walk_would_cut_it():

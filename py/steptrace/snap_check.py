@@ -32,13 +32,24 @@ from builtins import (
     type,
     zip,
 )
+from gc import get_referents as _referents
 from itertools import chain, islice, repeat
 from operator import is_, itemgetter
 
-from .previews import LENGTH, NESTED_STR_CAP, NUMBER_TEXT, REPR_CAP, STR_CAP, Previewer, Snap, shown_items
+from .previews import (
+    HELD_TEXT_CAP,
+    LENGTH,
+    NESTED_STR_CAP,
+    NUMBER_TEXT,
+    REPR_CAP,
+    STR_CAP,
+    Previewer,
+    Snap,
+    shown_items,
+)
 
 _str_len, _str_slice = str.__len__, str.__getitem__
-_dict_len, _dict_iter, _dict_values, _dict_items = dict.__len__, dict.__iter__, dict.values, dict.items
+_dict_len, _dict_values, _dict_items = dict.__len__, dict.values, dict.items
 _list_len, _list_slice = list.__len__, list.__getitem__
 _tuple_slice = tuple.__getitem__
 _chain = chain.from_iterable
@@ -125,22 +136,38 @@ class SnapCheck:
     def _levels(self, nodes: tuple, plan: LevelPlan, depth: int) -> bool:
         """`_holds` for a snap's kids (`nodes`), a level at a time (see `LevelPlan`)."""
         for (dicts_of, lists_of, others_of, others, dict_sizes, key_ids, value_ids, list_sizes, item_ids,
-             from_values, from_items) in plan.levels:
+             from_values, from_items, traversed, from_traversed, learned) in plan.levels:
             dicts, lists = dicts_of(nodes), lists_of(nodes)
             if not all(map(is_, map(type, dicts), repeat(dict))) or not all(map(is_, map(type, lists), repeat(list))):
                 return False
-            if list(map(_dict_len, dicts)) != dict_sizes or list(map(_list_len, lists)) != list_sizes:
+            # Exact dicts and lists from here: `len`, iteration and their traversal are their C methods.
+            if list(map(len, dicts)) != dict_sizes or list(map(len, lists)) != list_sizes:
                 return False
-            if list(map(id, _chain(map(_dict_iter, dicts)))) != key_ids:
-                return False
-            values = list(_chain(map(_dict_values, dicts)))
-            items = list(_chain(lists))
-            if list(map(id, values)) != value_ids or list(map(id, items)) != item_ids:
-                return False
+            keys = learned[1]
+            if keys:
+                if not all(map(is_, _chain(dicts), keys)):
+                    return False
+            else:
+                if list(map(id, _chain(dicts))) != key_ids:
+                    return False
+                if keys is None:
+                    learned[1] = _held_keys(dicts)
+            kids = None
+            if learned[0]:
+                referents = _referents(*dicts, *lists)
+                if list(map(id, referents)) == traversed:
+                    kids = from_traversed(referents)
+            if kids is None:
+                values = list(_chain(map(_dict_values, dicts)))
+                items = list(_chain(lists))
+                if list(map(id, values)) != value_ids or list(map(id, items)) != item_ids:
+                    return False
+                learned[0] = False      # they hold, so the traversal is not in the order assumed
+                kids = from_values(values) + from_items(items)
             for node, snap in zip(others_of(nodes), others, strict=True):
                 if not self._holds(node, snap, depth):
                     return False
-            nodes = from_values(values) + from_items(items)
+            nodes = kids
             depth += 1
         return True
 
@@ -182,7 +209,16 @@ class LevelPlan:
     their keys, values and items, which the walk of each would compare one node at a time); any other
     kid (a tuple, an object, a subclass, a node cut short) is walked by `_holds`. The kids of the
     dicts and lists make the next level. Equivalent to walking each kid: the same reads, the same
-    comparisons, no code of the program's (exact builtin types only)."""
+    comparisons, no code of the program's (exact builtin types only).
+
+    Two shortcuts, each learned by a level the first time it holds (in Pyodide each C-level pass costs
+    about as much per node as the rest of the check):
+    - the values and items are read in one call, `gc.get_referents` (each type's C traversal: in
+      CPython a str-keyed dict's values in order, a list's items last first), compared with the ids in
+      that order; a level whose traversal reads otherwise (a dict with other keys, one sharing its
+      keys with instances) is found out once and read by the plain passes from then on;
+    - keys that are all short exact str (immutable, no finalizer: holding them changes nothing the
+      program can see, as `Snap.held` does) are held and compared by identity, not by id."""
 
     __slots__ = ("first", "from_values", "levels")
 
@@ -213,12 +249,18 @@ class LevelPlan:
                     from_items.append(base + position)
                     items_after.append(kid)
                 base += kids[i].size
+            value_ids = [x for i in dicts for x in kids[i].ids[1::2]]
+            traversed, from_traversed = list(value_ids), list(from_values)
+            for i in lists:                     # (after the dicts' values: get_referents(*dicts, *lists))
+                start, size = len(traversed), kids[i].size
+                traversed.extend(reversed(kids[i].ids))
+                from_traversed.extend(start + size - 1 - position for position, _ in kids[i].kids)
             self.levels.append((
                 _getter(dicts), _getter(lists), _getter(others), [kids[i] for i in others],
-                [kids[i].size for i in dicts], [x for i in dicts for x in kids[i].ids[0::2]],
-                [x for i in dicts for x in kids[i].ids[1::2]],
+                [kids[i].size for i in dicts], [x for i in dicts for x in kids[i].ids[0::2]], value_ids,
                 [kids[i].size for i in lists], [x for i in lists for x in kids[i].ids],
-                _getter(from_values), _getter(from_items)))
+                _getter(from_values), _getter(from_items), traversed, _getter(from_traversed),
+                [True, None]))      # learned: whether the traversal order holds; the held keys (False: none)
             kids = after + items_after
 
 
@@ -227,6 +269,14 @@ def _whole(snap: Snap, kind: int) -> bool:
     if snap.tag != "data" or snap.kind != kind or snap.info is not None:
         return False
     return len(snap.ids) == (2 * snap.size if kind == _DICT else snap.size)
+
+
+def _held_keys(dicts: tuple) -> list | bool:
+    """The dicts' keys, to be held, when they are all exact str of at most HELD_TEXT_CAP characters."""
+    keys = list(_chain(dicts))
+    if all(map(is_, map(type, keys), repeat(str))) and all(map(HELD_TEXT_CAP.__ge__, map(len, keys))):
+        return keys
+    return False
 
 
 def _getter(positions: list[int]):
