@@ -137,21 +137,23 @@ class SnapCheck:
         """`_holds` for a snap's kids (`nodes`), a level at a time (see `LevelPlan`)."""
         for (dicts_of, lists_of, others_of, others, dict_sizes, key_ids, value_ids, list_sizes, item_ids,
              from_values, from_items, traversed, from_traversed, learned) in plan.levels:
+            # Each group's exact type first: then `len`, iteration and traversal are their C methods.
+            # (Many levels hold dicts or lists only: an empty group costs a pass or two less.)
             dicts, lists = dicts_of(nodes), lists_of(nodes)
-            if not all(map(is_, map(type, dicts), repeat(dict))) or not all(map(is_, map(type, lists), repeat(list))):
+            if lists and (not all(map(is_, map(type, lists), repeat(list))) or list(map(len, lists)) != list_sizes):
                 return False
-            # Exact dicts and lists from here: `len`, iteration and their traversal are their C methods.
-            if list(map(len, dicts)) != dict_sizes or list(map(len, lists)) != list_sizes:
-                return False
-            keys = learned[1]
-            if keys:
-                if not all(map(is_, _chain(dicts), keys)):
+            if dicts:
+                if not all(map(is_, map(type, dicts), repeat(dict))) or list(map(len, dicts)) != dict_sizes:
                     return False
-            else:
-                if list(map(id, _chain(dicts))) != key_ids:
-                    return False
-                if keys is None:
-                    learned[1] = _held_keys(dicts)
+                keys = learned[1]
+                if keys:
+                    if not all(map(is_, _chain(dicts), keys)):
+                        return False
+                else:
+                    if list(map(id, _chain(dicts))) != key_ids:
+                        return False
+                    if keys is None:
+                        learned[1] = _held_keys(dicts)
             kids = None
             if learned[0]:
                 referents = _referents(*dicts, *lists)
