@@ -463,6 +463,60 @@ def test_the_level_at_a_time_check_sees_an_item_move_between_neighbours(make, mo
     assert not ValuePool().check.holds(value, snap)
 
 
+def _reachable(root) -> dict:
+    """id -> object for the lists, dicts, tuples, sets and objects reachable from `root`."""
+    found, todo = {}, [root]
+    while todo:
+        value = todo.pop()
+        if id(value) in found or type(value) in (str, int, float, bool, type(None), RandomChanges.Text):
+            continue
+        found[id(value)] = value
+        kids = value.values() if isinstance(value, dict) else vars(value).values() \
+            if isinstance(value, RandomChanges.Box) else value
+        todo.extend(kids)
+    return found
+
+
+def test_what_a_preview_holds_previews_alone_as_it_did_inside():
+    """The containers and objects a root's walk previewed whole (no cap cut them, no cycle mark) are kept
+    by id (`Previewer.inner`) to stand for a preview of their own: each must be exactly that, preview and
+    snap, however deep, wide, cyclic or changed the roots around them."""
+    changes = RandomChanges(11)
+    deep = [[[[[[[["bottom"]]]]]]], {"k": [[[[[1]]]]]}]
+    wide = [[list(range(30)) for _ in range(20)] for _ in range(3)]
+    inside = [1, [2]]
+    inside[1].append(inside[1])                                 # a cycle within an item, and one to the root
+    inside.append([inside, {"x": inside[1]}])
+    roots = changes.roots + [deep, wide, inside, {"s": {3, 1, 2}, "f": frozenset({"b", "a"}), "t": (1, [2])}]
+    previewer = ValuePool().previewer
+    kept = set()
+    for step in range(150):
+        changes.change(step)
+        for root in roots:
+            previewer.preview_and_signature(root)
+            inner, objects = previewer.inner, _reachable(root)
+            for key, snap, preview in inner:
+                alone = previewer.preview_and_signature(objects[key])
+                assert alone == (preview, snap), (step, preview)
+                kept.add(snap.tag)
+    assert kept == {"data", "object"}
+
+
+def test_a_container_met_inside_an_earlier_preview_is_not_previewed_again(monkeypatch):
+    """A local that takes a list out of a message list passed in (`blocks = request['content']`) gets the
+    preview the message list's walk made of it, after a change check; once changed, a walk of its own."""
+    pool = ValuePool()
+    messages = [{"role": "user", "content": [{"type": "text", "text": f"m{i}"}]} for i in range(3)]
+    whole, _ = pool.preview(messages)
+    walks = []
+    walk = pool.previewer.preview_and_signature
+    monkeypatch.setattr(pool.previewer, "preview_and_signature", lambda *args: walks.append(args) or walk(*args))
+    blocks = messages[1]["content"]
+    assert pool.preview(blocks)[0] is whole["items"][1]["entries"][1][1] and walks == []
+    blocks.append("more")
+    assert pool.preview(blocks)[0]["len"] == 2 and len(walks) == 1
+
+
 def _levels_learned(snap) -> list:
     from steptrace import snap_check
     return [level[-1] for level in snap_check._plan(snap).levels]

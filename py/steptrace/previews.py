@@ -385,6 +385,10 @@ class Previewer:
         self._snap: Snap | None = None       # the snap of the node just previewed (None: a scalar)
         self._reuse: tuple | None = None     # the root's previous preview, by position (`_reusable`)
         self._cycles = 0                     # cycle marks made by the current walk
+        self._cuts = 0                       # walks the node or depth cap cut short in the current walk
+        # (id, snap, preview) of the containers and objects inside the last root whose walk nothing cut and
+        # that mark no cycle: each previews alone exactly so (see `ValuePool.preview`).
+        self.inner: list[tuple[int, Snap, dict]] = []
 
     # -- entry points ---------------------------------------------------------------------
     def preview(self, value: object) -> dict:
@@ -399,8 +403,9 @@ class Previewer:
         check: the items of a changed list, tuple or dict that still preview as they did then keep
         their previews (a message list that grew by one is not previewed again from scratch). The
         result is the preview a walk from scratch would build."""
-        self._nodes = self._cycles = 0
+        self._nodes = self._cycles = self._cuts = 0
         self._path = set()
+        self.inner = []
         self._reuse = None if before is None or holds is None else self._reusable(value, before, holds)
         try:
             preview = self._node(value, 0)
@@ -545,6 +550,7 @@ class Previewer:
         if depth >= self.depth_cap or self._nodes >= self.nodes_cap:
             snap.tag = "stub"
             self._snap = snap
+            self._cuts += 1
             return {"t": name, "r": self._shaped(name, shape, "…" if size else ""), "len": size}
         self._path.add(key)
         start, cycles = self._nodes - 1, self._cycles
@@ -584,6 +590,7 @@ class Previewer:
         before, holds = reuse if reuse is not None else (None, None)
         for position, item in enumerate(window):
             if self._nodes >= self.nodes_cap:
+                self._cuts += 1
                 break
             cls = type(item)
             # Sizes first: hashing a long text or a huge int costs as much as reading it all.
@@ -602,6 +609,7 @@ class Previewer:
                     shown.append(preview)
                     kids.append((position, kid))
                     continue
+            cuts = self._cuts
             shown.append(self._node(item, depth + 1))
             if self._snap is None:
                 held.append(item)
@@ -610,7 +618,10 @@ class Previewer:
                         leaves.clear()
                     leaves[item] = shown[-1]
             else:
-                kids.append((position, self._snap))
+                kid = self._snap
+                kids.append((position, kid))
+                if cuts == self._cuts and not kid.cyclic and (kid.tag == "data" or kid.tag == "object"):
+                    self.inner.append((id(item), kid, shown[-1]))
         snap.ids = list(map(id, window[:len(shown)]))
         return shown
 
@@ -684,6 +695,7 @@ class Previewer:
         if depth >= self.depth_cap or self._nodes >= self.nodes_cap:
             snap.tag = "stub"
             self._snap = snap
+            self._cuts += 1
             return {"t": name, "r": f"<{name} …>" if pairs else f"<{name} object>"}
         self._path.add(key)
         start, cycles = self._nodes - 1, self._cycles

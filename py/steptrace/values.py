@@ -53,6 +53,7 @@ class ValuePool:
         self.base = 0                           # run-wide index of items[0]
         self._index: dict[int, int] = {}        # id(preview) -> index in `items`
         self._cache: dict[int, tuple] = {}      # id(object) -> (Snap, preview); holds no container or object
+        self._inner: dict[int, tuple] = {}      # the same, for what those previews hold (`Previewer.inner`)
         self._texts: dict[str, dict] = {}       # short str -> preview
         self._by_text: dict[str, list] = {}     # short repr -> indexes of structured previews with it
         self._kept: list[dict] = []             # previews folded into an equal one (their ids stay valid)
@@ -125,13 +126,24 @@ class ValuePool:
                     preview = self._texts[value] = self.previewer.preview(value)
                 return preview, None
             return self.previewer.preview(value), None
-        cached = self._cache.get(id(value))
+        key = id(value)
+        cached = self._cache.get(key)
+        if cached is None:
+            # A container or object met before inside another's preview (a message of a list passed to
+            # a function, a dict a local took from a list): its preview there is its preview alone.
+            cached = self._inner.get(key)
         if cached is not None and cached[0] is not failed and self.check.holds(value, cached[0]):
             return cached[1], cached[0]
-        preview, signature = self.previewer.preview_and_signature(value, cached, self.check.holds)
+        previewer = self.previewer
+        preview, signature = previewer.preview_and_signature(value, cached, self.check.holds)
         if len(self._cache) >= self.SNAP_CACHE_CAP:
             self._cache.clear()
-        self._cache[id(value)] = (signature, preview)
+        self._cache[key] = (signature, preview)
+        inner = previewer.inner
+        if inner:
+            if len(self._inner) + len(inner) > self.SNAP_CACHE_CAP:
+                self._inner.clear()
+            self._inner.update([(kid_id, (kid, kid_preview)) for kid_id, kid, kid_preview in inner])
         return preview, signature
 
     def same(self, value: object, signature: Snap) -> bool:
