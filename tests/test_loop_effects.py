@@ -411,20 +411,27 @@ folder.mkdir(exist_ok=True)
 (folder / "harness.py").write_text(HARNESS, encoding="utf-8")
 sys.path.insert(0, str(folder))
 from harness import looks_checked
-real_judge, real_look = loop_effects.Loop.scalar_items, recorder.Recorder._locals_named
+real_judge, real_state = loop_effects.Loop.scalar_items, recorder.FrameState.__init__
 looks = [0]
 def judge_collecting(self, iterable):   # a collection set off by the judgement's own allocations
     gc.collect()
     return real_judge(self, iterable)
-def look_collecting(self, *args):       # one set off by the comprehension's second cheap iteration
-    looks[0] += 1
-    real_look(self, *args)
-    if looks[0] == 4:
-        gc.collect()
+class Seen(dict):
+    # A frame's known values, whose read by a cheap step's look (`line` reads the one name a step wrote)
+    # sets off a collection at the comprehension's first cheap iteration, after the look read the value.
+    def get(self, *args):
+        if sys._getframe(1).f_code.co_name == "line":
+            looks[0] += 1
+            if looks[0] == 4:
+                gc.collect()
+        return dict.get(self, *args)
+def state_collecting(self, *args):
+    real_state(self, *args)
+    self.seen = Seen()
 if WHERE == "judgement":
     loop_effects.Loop.scalar_items = judge_collecting
 else:
-    recorder.Recorder._locals_named = look_collecting
+    recorder.FrameState.__init__ = state_collecting
 report = {}
 try:
     for backend in ("monitoring", "settrace"):
@@ -434,7 +441,7 @@ try:
                                       backend=backend))
         report[backend] = [doc["stdout_text"], missed, doc["stats"]["internal_errors"], len(cheap)]
 finally:
-    loop_effects.Loop.scalar_items, recorder.Recorder._locals_named = real_judge, real_look
+    loop_effects.Loop.scalar_items, recorder.FrameState.__init__ = real_judge, real_state
 result = json.dumps(report)
 """
 

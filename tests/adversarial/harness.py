@@ -198,8 +198,8 @@ def looks_checked():
         if collected:
             collector_waiting(fresh_previews_agree, self, state, frame, collected.pop())
         elif looked_at[0] != index:
-            # A cheap step whose line wrote no name: nothing was looked at. A look at every local must
-            # find nothing new either.
+            # A cheap step `line` looked at itself (one int name, inline) or whose line wrote no name. A
+            # look at every local must find nothing new either.
             cheap.append(index)
             chunk = self.table.current
             before = len(chunk.delta_event)
