@@ -28,6 +28,7 @@ import weakref
 from builtins import (
     BaseException,
     BaseExceptionGroup,
+    all,
     dict,
     frozenset,
     id,

@@ -347,11 +347,12 @@ class Snap:
     """
 
     __slots__ = ("kind", "tag", "size", "ids", "held", "kids", "text", "names", "base", "info", "nodes", "cyclic",
-                 "plan")
+                 "plan", "weight")
 
     def __init__(self, kind: int, tag: str, size: int = -1, base: type | None = None) -> None:
         self.kind, self.tag, self.size, self.base = kind, tag, size, base
         self.nodes = 1                      # nodes its preview counted, itself included (see `_reusable`)
+        self.weight = 0                     # what the held scalars below it weigh (`held_weight`)
         self.cyclic = False                 # its preview marks a cycle (shows an ancestor's length)
         self.plan = None                    # how SnapCheck walks its kids a level at a time, made when first used
         self.info: TypeInfo | None = None   # a class of the program's: its facts then (see `typed`)
@@ -386,6 +387,7 @@ class Previewer:
         self._reuse: tuple | None = None     # the root's previous preview, by position (`_reusable`)
         self._cycles = 0                     # cycle marks made by the current walk
         self._cuts = 0                       # walks the node or depth cap cut short in the current walk
+        self._held = 0                       # the weight of the scalars the current walk's snaps hold
         # (id, snap, preview) of the containers and objects inside the last root whose walk nothing cut and
         # that mark no cycle: each previews alone exactly so (see `ValuePool.preview`).
         self.inner: list[tuple[int, Snap, dict]] = []
@@ -403,7 +405,7 @@ class Previewer:
         check: the items of a changed list, tuple or dict that still preview as they did then keep
         their previews (a message list that grew by one is not previewed again from scratch). The
         result is the preview a walk from scratch would build."""
-        self._nodes = self._cycles = self._cuts = 0
+        self._nodes = self._cycles = self._cuts = self._held = 0
         self._path = set()
         self.inner = []
         self._reuse = None if before is None or holds is None else self._reusable(value, before, holds)
@@ -553,7 +555,7 @@ class Previewer:
             self._cuts += 1
             return {"t": name, "r": self._shaped(name, shape, "…" if size else ""), "len": size}
         self._path.add(key)
-        start, cycles = self._nodes - 1, self._cycles
+        start, cycles, held = self._nodes - 1, self._cycles, self._held
         if depth == 0 and self._reuse is not None and info.kind != "namedtuple":
             reuse, self._reuse = self._reuse, None
         else:
@@ -569,6 +571,7 @@ class Previewer:
         finally:
             self._path.discard(key)
         snap.nodes = self._nodes - start
+        snap.weight = self._held - held
         snap.cyclic = self._cycles != cycles
         # A small tuple or frozenset of immutable scalars cannot change: held like a scalar (its id
         # then cannot be reused), it needs no walk in the change check.
@@ -606,6 +609,7 @@ class Previewer:
                 if old_id == id(item) and not kid.cyclic and self._nodes + kid.nodes < self.nodes_cap \
                         and holds(item, kid):
                     self._nodes += kid.nodes
+                    self._held += kid.weight
                     shown.append(preview)
                     kids.append((position, kid))
                     continue
@@ -613,6 +617,7 @@ class Previewer:
             shown.append(self._node(item, depth + 1))
             if self._snap is None:
                 held.append(item)
+                self._held += held_weight(item, cls)
                 if cls is str and _str_len(item) <= NESTED_STR_CAP:
                     if len(leaves) >= LEAVES_CAP:
                         leaves.clear()
@@ -698,12 +703,13 @@ class Previewer:
             self._cuts += 1
             return {"t": name, "r": f"<{name} …>" if pairs else f"<{name} object>"}
         self._path.add(key)
-        start, cycles = self._nodes - 1, self._cycles
+        start, cycles, held = self._nodes - 1, self._cycles, self._held
         try:
             shown = self._children([item for _, item in pairs[:self.items_cap]], snap, depth)
         finally:
             self._path.discard(key)
         snap.nodes = self._nodes - start
+        snap.weight = self._held - held
         snap.cyclic = self._cycles != cycles
         self._snap = snap
         fields = [[label, preview] for (label, _), preview in zip(pairs, shown, strict=False)]
@@ -865,6 +871,18 @@ class Previewer:
             return f"{name}()"
         opening, closing = shape
         return _cap_shape(opening + inner + closing, closing)
+
+
+def held_weight(item: object, cls: type) -> int:
+    """What holding an exact scalar keeps alive, roughly in bytes: a text's length, a big int's bytes.
+    (A tuple held whole counts nothing here: its items were counted as its walk held them.)"""
+    if cls is str:
+        return _str_len(item)
+    if cls is bytes:
+        return _bytes_len(item)
+    if cls is int:
+        return int.bit_length(item) >> 3
+    return 0
 
 
 def _frozen(value: object, snap: Snap, size: int) -> bool:

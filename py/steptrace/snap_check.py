@@ -25,6 +25,7 @@ from builtins import (
     map,
     next,
     range,
+    reversed,
     set,
     slice,
     str,
@@ -136,16 +137,15 @@ class SnapCheck:
     def _levels(self, nodes: tuple, plan: LevelPlan, depth: int) -> bool:
         """`_holds` for a snap's kids (`nodes`), a level at a time (see `LevelPlan`)."""
         for (dicts_of, lists_of, others_of, others, dict_sizes, key_ids, value_ids, list_sizes, item_ids,
-             from_values, from_items, traversed, from_traversed, learned) in plan.levels:
+             from_values, from_items, held) in plan.levels:
             # Each group's exact type first: then `len`, iteration and traversal are their C methods.
-            # (Many levels hold dicts or lists only: an empty group costs a pass or two less.)
+            # (Many levels hold dicts or lists only: an empty group costs no pass.)
             dicts, lists = dicts_of(nodes), lists_of(nodes)
-            if lists and (not all(map(is_, map(type, lists), repeat(list))) or list(map(len, lists)) != list_sizes):
-                return False
+            kids = ()
             if dicts:
                 if not all(map(is_, map(type, dicts), repeat(dict))) or list(map(len, dicts)) != dict_sizes:
                     return False
-                keys = learned[1]
+                keys = held[0]
                 if keys:
                     if not all(map(is_, _chain(dicts), keys)):
                         return False
@@ -153,19 +153,18 @@ class SnapCheck:
                     if list(map(id, _chain(dicts))) != key_ids:
                         return False
                     if keys is None:
-                        learned[1] = _held_keys(dicts)
-            kids = None
-            if learned[0]:
-                referents = _referents(*dicts, *lists)
-                if list(map(id, referents)) == traversed:
-                    kids = from_traversed(referents)
-            if kids is None:
+                        held[0] = _held_keys(dicts)
                 values = list(_chain(map(_dict_values, dicts)))
-                items = list(_chain(lists))
-                if list(map(id, values)) != value_ids or list(map(id, items)) != item_ids:
+                if list(map(id, values)) != value_ids:
                     return False
-                learned[0] = False      # they hold, so the traversal is not in the order assumed
-                kids = from_values(values) + from_items(items)
+                kids = from_values(values)
+            if lists:
+                if not all(map(is_, map(type, lists), repeat(list))) or list(map(len, lists)) != list_sizes:
+                    return False
+                items = _referents(*lists) if LISTS_TRAVERSED_LAST_FIRST else list(_chain(lists))
+                if list(map(id, items)) != item_ids:
+                    return False
+                kids += from_items(items)
             for node, snap in zip(others_of(nodes), others, strict=True):
                 if not self._holds(node, snap, depth):
                     return False
@@ -213,14 +212,14 @@ class LevelPlan:
     dicts and lists make the next level. Equivalent to walking each kid: the same reads, the same
     comparisons, no code of the program's (exact builtin types only).
 
-    Two shortcuts, each learned by a level the first time it holds (in Pyodide each C-level pass costs
-    about as much per node as the rest of the check):
-    - the values and items are read in one call, `gc.get_referents` (each type's C traversal: in
-      CPython a str-keyed dict's values in order, a list's items last first), compared with the ids in
-      that order; a level whose traversal reads otherwise (a dict with other keys, one sharing its
-      keys with instances) is found out once and read by the plain passes from then on;
+    Two shortcuts (in Pyodide each C-level pass costs about as much per node as the rest of the check):
+    - the lists' items are read in one call, `gc.get_referents` (each type's C traversal), when this
+      interpreter's traversal of an exact list gives every item last first (`LISTS_TRAVERSED_LAST_FIRST`,
+      checked once). Not the dicts' values: a dict's traversal depends on its layout (an instance's
+      `__dict__` may give nothing, or its values in its class's order; other keys come with their values),
+      which can differ between two dicts at one id;
     - keys that are all short exact str (immutable, no finalizer: holding them changes nothing the
-      program can see, as `Snap.held` does) are held and compared by identity, not by id."""
+      program can see, as `Snap.held` does) are held once they matched, and compared by identity."""
 
     __slots__ = ("first", "from_values", "levels")
 
@@ -237,32 +236,25 @@ class LevelPlan:
             lists = [i for i, kid in enumerate(kids) if _whole(kid, _LIST)]
             flat = set(dicts) | set(lists)
             others = [i for i in range(len(kids)) if i not in flat]
-            from_values, from_items, after = [], [], []
+            from_values, after = [], []
             base = 0
             for i in dicts:
                 for position, kid in kids[i].kids:
                     from_values.append(base + (position >> 1))
                     after.append(kid)
                 base += kids[i].size
-            items_after = []
-            base = 0
-            for i in lists:
+            item_ids, from_items, items_after = [], [], []
+            for i in lists:                     # in the order the lists' items are read (see above)
+                start, size, ids = len(item_ids), kids[i].size, kids[i].ids
+                item_ids.extend(reversed(ids) if LISTS_TRAVERSED_LAST_FIRST else ids)
                 for position, kid in kids[i].kids:
-                    from_items.append(base + position)
+                    from_items.append(start + (size - 1 - position if LISTS_TRAVERSED_LAST_FIRST else position))
                     items_after.append(kid)
-                base += kids[i].size
-            value_ids = [x for i in dicts for x in kids[i].ids[1::2]]
-            traversed, from_traversed = list(value_ids), list(from_values)
-            for i in lists:                     # (after the dicts' values: get_referents(*dicts, *lists))
-                start, size = len(traversed), kids[i].size
-                traversed.extend(reversed(kids[i].ids))
-                from_traversed.extend(start + size - 1 - position for position, _ in kids[i].kids)
             self.levels.append((
                 _getter(dicts), _getter(lists), _getter(others), [kids[i] for i in others],
-                [kids[i].size for i in dicts], [x for i in dicts for x in kids[i].ids[0::2]], value_ids,
-                [kids[i].size for i in lists], [x for i in lists for x in kids[i].ids],
-                _getter(from_values), _getter(from_items), traversed, _getter(from_traversed),
-                [True, None]))      # learned: whether the traversal order holds; the held keys (False: none)
+                [kids[i].size for i in dicts], [x for i in dicts for x in kids[i].ids[0::2]],
+                [x for i in dicts for x in kids[i].ids[1::2]], [kids[i].size for i in lists], item_ids,
+                _getter(from_values), _getter(from_items), [None]))    # the held keys (False: none)
             kids = after + items_after
 
 
@@ -271,6 +263,15 @@ def _whole(snap: Snap, kind: int) -> bool:
     if snap.tag != "data" or snap.kind != kind or snap.info is not None:
         return False
     return len(snap.ids) == (2 * snap.size if kind == _DICT else snap.size)
+
+
+def _lists_traversed_last_first() -> bool:
+    """Does `gc.get_referents(a, b)` give every item of a, last first, then b's? (CPython's list traversal.)"""
+    first, second = [[], [], []], [[], []]
+    return list(map(id, _referents(first, second))) == list(map(id, [*reversed(first), *reversed(second)]))
+
+
+LISTS_TRAVERSED_LAST_FIRST = _lists_traversed_last_first()
 
 
 def _held_keys(dicts: tuple) -> list | bool:

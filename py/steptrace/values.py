@@ -20,6 +20,7 @@ from builtins import (
     map,
     reversed,
     str,
+    sum,
     type,
 )
 from collections.abc import Callable
@@ -44,6 +45,10 @@ class ValuePool:
     """
 
     SNAP_CACHE_CAP = 4096    # containers and objects remembered by id
+    # What the snaps in each cache may keep alive of the program's scalars (`previews.held_weight`: text
+    # lengths, big ints' bytes) once the program dropped them: lists of long texts made and dropped over and
+    # over must not pile up here.
+    HELD_CAP = 1 << 21
     TEXT_CACHE_CAP = 4096    # short strings previewed once
 
     def __init__(self) -> None:
@@ -54,6 +59,7 @@ class ValuePool:
         self._index: dict[int, int] = {}        # id(preview) -> index in `items`
         self._cache: dict[int, tuple] = {}      # id(object) -> (Snap, preview); holds no container or object
         self._inner: dict[int, tuple] = {}      # the same, for what those previews hold (`Previewer.inner`)
+        self._held = [0, 0]                     # what each cache's snaps weigh (see HELD_CAP)
         self._texts: dict[str, dict] = {}       # short str -> preview
         self._by_text: dict[str, list] = {}     # short repr -> indexes of structured previews with it
         self._kept: list[dict] = []             # previews folded into an equal one (their ids stay valid)
@@ -127,7 +133,7 @@ class ValuePool:
                 return preview, None
             return self.previewer.preview(value), None
         key = id(value)
-        cached = self._cache.get(key)
+        cached = replaced = self._cache.get(key)
         if cached is None:
             # A container or object met before inside another's preview (a message of a list passed to
             # a function, a dict a local took from a list): its preview there is its preview alone.
@@ -136,14 +142,29 @@ class ValuePool:
             return cached[1], cached[0]
         previewer = self.previewer
         preview, signature = previewer.preview_and_signature(value, cached, self.check.holds)
-        if len(self._cache) >= self.SNAP_CACHE_CAP:
+        held = self._held
+        if replaced is not None:
+            del self._cache[key]
+            held[0] -= replaced[0].weight
+        if len(self._cache) >= self.SNAP_CACHE_CAP or held[0] + signature.weight > self.HELD_CAP:
             self._cache.clear()
-        self._cache[key] = (signature, preview)
+            held[0] = 0
+        if signature.weight <= self.HELD_CAP:
+            self._cache[key] = (signature, preview)
+            held[0] += signature.weight
         inner = previewer.inner
         if inner:
-            if len(self._inner) + len(inner) > self.SNAP_CACHE_CAP:
-                self._inner.clear()
-            self._inner.update([(kid_id, (kid, kid_preview)) for kid_id, kid, kid_preview in inner])
+            kept, weight = self._inner, held[1]
+            if len(kept) + len(inner) > self.SNAP_CACHE_CAP or weight + sum([kid.weight for _, kid, _ in inner]) \
+                    > self.HELD_CAP:
+                kept.clear()
+                weight = 0
+            for kid_id, kid, kid_preview in inner:
+                # (An id met again counts twice until the next clear: that only brings the clear sooner.)
+                if weight + kid.weight <= self.HELD_CAP:
+                    kept[kid_id] = (kid, kid_preview)
+                    weight += kid.weight
+            held[1] = weight
         return preview, signature
 
     def same(self, value: object, signature: Snap) -> bool:

@@ -28,10 +28,12 @@ def main():
         put(builtins, name, _stand_in(name, real[name]))
     table = {"a": [1, 2], "b": {3, 4}, "c": (5, "six"), "d": b"bytes", "e": 2.5}
     shapes = [make(0, 1), make(2, 3)]
+    grid = [[{"k": [r, c]} for c in range(4)] for r in range(4)]     # wide: checked a level at a time
     total = 0
     for i in count(20):
         table["a"].append(i)
         shapes[0].x = i
+        grid[i % 4][i % 3]["k"][0] = i
         total += i
     text = "x" * 300
     for name in names:
