@@ -583,6 +583,63 @@ def test_a_dict_whose_traversal_is_not_its_values_is_still_checked_by_its_values
         assert not pool.check.holds(holder, snap) or Previewer().preview(holder) == recorded
 
 
+def test_a_level_holds_the_keys_it_compared_even_when_a_finalizer_renames_one_in_between(monkeypatch):
+    """A collection during a wide snap's first check may run a finalizer that renames a key after the keys
+    were compared (found by a helper): the keys the level then holds must be those it compared, or every
+    later check would find the renamed dict unchanged. Tried at each collection of the first check."""
+    import gc
+    from steptrace import snap_check
+    monkeypatch.setattr(snap_check, "WIDE", 0)
+    acted_at = 0
+    for nth in range(1, 400):
+        pool = ValuePool()
+        root = [{"a": [i]} for i in range(20)]
+        recorded, snap = pool.preview(root)
+        seen = {"collections": 0, "acted": False}
+
+        def rename(phase, info, seen=seen, first=root[0], nth=nth):
+            if phase == "start":
+                seen["collections"] += 1
+                if seen["collections"] == nth and not seen["acted"]:
+                    seen["acted"] = True
+                    first["b"] = first.pop("a")         # same size, same value, another key
+
+        threshold = gc.get_threshold()
+        gc.callbacks.append(rename)
+        gc.set_threshold(1)
+        try:
+            pool.check.holds(root, snap)
+        finally:
+            gc.set_threshold(*threshold)
+            gc.callbacks.remove(rename)
+        if not seen["acted"]:
+            break
+        acted_at = nth
+        assert not pool.check.holds(root, snap) or Previewer().preview(root) == recorded, nth
+    assert acted_at > 5                                 # the first check did run through collections
+
+
+def test_the_caches_weigh_a_tuple_held_whole():
+    """A tuple of long texts is held like a scalar (it cannot change); the snap that holds it weighs its
+    texts, so the by-id cache keeps no more of them than HELD_CAP (found by a helper)."""
+    pool = ValuePool()
+    kept = []
+    for i in range(40):
+        rows = tuple(tuple(f"{i}-{k}-{j}" + "x" * 990 for j in range(16)) for k in range(16))
+        kept.append(pool.preview(rows)[1])
+        del rows
+    assert kept[0].weight > 250_000
+    held = sum(entry[0].weight for entry in pool._cache.values())
+    assert held == pool._held[0] <= pool.HELD_CAP
+
+
+def test_a_snap_weighs_every_scalar_it_holds():
+    """Floats kept alive count too, not only texts (found by a helper: rows of floats filled `_inner`)."""
+    row = [j + 0.5 for j in range(16)]
+    snap = Previewer().preview_and_signature([row, ["x" * 500], (1.5, "y" * 300)])[1]
+    assert snap.weight >= 19 * values.HELD_ITEM + 500 + 300
+
+
 def test_held_keys_are_compared_by_identity_and_call_no_code(monkeypatch):
     """A held key replaced by an equal str, or by a str subclass that hashes and compares equal, is a
     change (as the ids said), and telling so runs none of the subclass's methods."""

@@ -73,6 +73,7 @@ DEPTH_CAP = 5           # nodes nested deeper than this show only "r" (and "len"
 NODES_CAP = 400         # nodes per top-level preview, every occurrence counted
 LEAVES_CAP = 4096       # short strings whose nested preview is kept (`Previewer._children`)
 HELD_TEXT_CAP = 1000    # longer str/bytes are identified by (id, length, hash), not held
+HELD_ITEM = 64          # what holding any scalar weighs besides its text (`held_weight`), roughly in bytes
 BIG_INT = 10 ** 60
 
 _type_dict = type.__dict__["__dict__"].__get__        # class -> its mappingproxy (no metaclass hooks)
@@ -418,6 +419,7 @@ class Previewer:
             snap = Snap(id(type(value)), "scalar")
             snap.ids.append(id(value))
             snap.held.append(value)
+            snap.weight = self._held + HELD_ITEM + held_weight(value, type(value))   # (a tuple held whole: its items)
         return preview, snap
 
     def _reusable(self, value: object, before: tuple, holds: Callable) -> tuple | None:
@@ -571,6 +573,7 @@ class Previewer:
         finally:
             self._path.discard(key)
         snap.nodes = self._nodes - start
+        self._held += HELD_ITEM * len(snap.held)
         snap.weight = self._held - held
         snap.cyclic = self._cycles != cycles
         # A small tuple or frozenset of immutable scalars cannot change: held like a scalar (its id
@@ -709,6 +712,7 @@ class Previewer:
         finally:
             self._path.discard(key)
         snap.nodes = self._nodes - start
+        self._held += HELD_ITEM * len(snap.held)
         snap.weight = self._held - held
         snap.cyclic = self._cycles != cycles
         self._snap = snap
@@ -874,8 +878,8 @@ class Previewer:
 
 
 def held_weight(item: object, cls: type) -> int:
-    """What holding an exact scalar keeps alive, roughly in bytes: a text's length, a big int's bytes.
-    (A tuple held whole counts nothing here: its items were counted as its walk held them.)"""
+    """What holding an exact scalar keeps alive besides HELD_ITEM, roughly in bytes: a text's length, a big
+    int's bytes. (A tuple held whole counts nothing here: its items were counted as its walk held them.)"""
     if cls is str:
         return _str_len(item)
     if cls is bytes:

@@ -664,15 +664,16 @@ class Recorder:
     def _look(self, state: FrameState, frame: FrameType, index: int) -> None:
         state.last = index
         # Another thread, or a trace or profile function or sys.monitoring tool of the program's (they run
-        # between lines, a profile function at a pure line's method calls), could change values between
-        # two steps, and so could a collection the recorder does
-        # not hear of (the program took `on_gc` out of gc.callbacks): no cheap step until a full look
-        # finds none of them.
+        # between lines, a profile function at a pure line's method calls; under settrace also a frame's
+        # own `f_trace` replaced), could change values between two steps, and so could a collection the
+        # recorder does not hear of (the program took `on_gc` out of gc.callbacks, or put a callback before
+        # it, which could take it out as a collection starts): no cheap step until a full look finds none.
         # (Only for a frame whose code has lines that can be cheap: for the others it is never asked.)
         if state.can_be_cheap:
             hooks = _gc_callbacks
             quiet = not _thread_count() and _gettrace() is self.own_trace and _getprofile() is None \
-                and (hooks and hooks[-1] is self.gc_hook or any(map(is_, hooks, repeat(self.gc_hook)))) \
+                and (self.own_trace is None or frame.f_trace is state.local) \
+                and hooks and hooks[0] is self.gc_hook \
                 and (not _TOOL_IDS or sum(map(is_, map(_get_tool, _TOOL_IDS), repeat(None)))
                      == len(_TOOL_IDS) - self.own_tools)
             state.epoch = self.epoch if quiet else -1

@@ -171,7 +171,8 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
                 exec(setup_code, namespace)
                 if chosen is not None:
                     recorder.gc_hook = recorder.on_gc
-                    gc.callbacks.append(recorder.gc_hook)   # a collection's finalizers may change anything
+                    gc.callbacks.insert(0, recorder.gc_hook)    # a collection's finalizers may change anything;
+                    # first, so a callback of the program's cannot take it out before it runs
                     try:
                         try:
                             chosen.install()

@@ -145,15 +145,17 @@ class SnapCheck:
             if dicts:
                 if not all(map(is_, map(type, dicts), repeat(dict))) or list(map(len, dicts)) != dict_sizes:
                     return False
-                keys = held[0]
-                if keys:
-                    if not all(map(is_, _chain(dicts), keys)):
+                if held[0]:
+                    if not all(map(is_, _chain(dicts), held[0])):
                         return False
                 else:
-                    if list(map(id, _chain(dicts))) != key_ids:
+                    keys = list(_chain(dicts))
+                    if list(map(id, keys)) != key_ids:
                         return False
-                    if keys is None:
-                        held[0] = _held_keys(dicts)
+                    if held[0] is None:
+                        # The very keys whose ids matched: a finalizer run by a collection in this check
+                        # could rename one before a second read.
+                        held[0] = keys if _short_texts(keys) else False
                 values = list(_chain(map(_dict_values, dicts)))
                 if list(map(id, values)) != value_ids:
                     return False
@@ -274,12 +276,9 @@ def _lists_traversed_last_first() -> bool:
 LISTS_TRAVERSED_LAST_FIRST = _lists_traversed_last_first()
 
 
-def _held_keys(dicts: tuple) -> list | bool:
-    """The dicts' keys, to be held, when they are all exact str of at most HELD_TEXT_CAP characters."""
-    keys = list(_chain(dicts))
-    if all(map(is_, map(type, keys), repeat(str))) and all(map(HELD_TEXT_CAP.__ge__, map(len, keys))):
-        return keys
-    return False
+def _short_texts(keys: list) -> bool:
+    """Are these keys all exact str of at most HELD_TEXT_CAP characters (fit to be held)?"""
+    return all(map(is_, map(type, keys), repeat(str))) and all(map(HELD_TEXT_CAP.__ge__, map(len, keys)))
 
 
 def _getter(positions: list[int]):
