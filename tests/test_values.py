@@ -588,6 +588,7 @@ def test_a_level_holds_the_keys_it_compared_even_when_a_finalizer_renames_one_in
     were compared (found by a helper): the keys the level then holds must be those it compared, or every
     later check would find the renamed dict unchanged. Tried at each collection of the first check."""
     import gc
+
     from steptrace import snap_check
     monkeypatch.setattr(snap_check, "WIDE", 0)
     acted_at = 0
