@@ -630,8 +630,8 @@ def test_the_caches_weigh_a_tuple_held_whole():
         kept.append(pool.preview(rows)[1])
         del rows
     assert kept[0].weight > 250_000
-    held = sum(entry[0].weight for entry in pool._cache.values())
-    assert held == pool._held[0] <= pool.HELD_CAP
+    held = sum(entry[0].weight for entry in pool._cache.entries.values())
+    assert held == pool._cache.weight <= pool.HELD_CAP
 
 
 def test_a_snap_weighs_every_scalar_it_holds():

@@ -20,7 +20,6 @@ from builtins import (
     map,
     reversed,
     str,
-    sum,
     type,
 )
 from collections.abc import Callable
@@ -45,10 +44,7 @@ class ValuePool:
     """
 
     SNAP_CACHE_CAP = 4096    # containers and objects remembered by id
-    # What the snaps in each cache may keep alive of the program's scalars (`previews.held_weight`: text
-    # lengths, big ints' bytes) once the program dropped them: lists of long texts made and dropped over and
-    # over must not pile up here.
-    HELD_CAP = 1 << 21
+    HELD_CAP = 1 << 21       # what each cache's snaps may hold of the program's scalars (`SnapsById`)
     TEXT_CACHE_CAP = 4096    # short strings previewed once
 
     def __init__(self) -> None:
@@ -57,9 +53,8 @@ class ValuePool:
         self.items: list[dict] = []
         self.base = 0                           # run-wide index of items[0]
         self._index: dict[int, int] = {}        # id(preview) -> index in `items`
-        self._cache: dict[int, tuple] = {}      # id(object) -> (Snap, preview); holds no container or object
-        self._inner: dict[int, tuple] = {}      # the same, for what those previews hold (`Previewer.inner`)
-        self._held = [0, 0]                     # what each cache's snaps weigh (see HELD_CAP)
+        self._cache = SnapsById(self.SNAP_CACHE_CAP, self.HELD_CAP)    # the values previewed
+        self._inner = SnapsById(self.SNAP_CACHE_CAP, self.HELD_CAP)    # what those previews hold (`Previewer.inner`)
         self._texts: dict[str, dict] = {}       # short str -> preview
         self._by_text: dict[str, list] = {}     # short repr -> indexes of structured previews with it
         self._kept: list[dict] = []             # previews folded into an equal one (their ids stay valid)
@@ -133,7 +128,7 @@ class ValuePool:
                 return preview, None
             return self.previewer.preview(value), None
         key = id(value)
-        cached = replaced = self._cache.get(key)
+        cached = self._cache.get(key)
         if cached is None:
             # A container or object met before inside another's preview (a message of a list passed to
             # a function, a dict a local took from a list): its preview there is its preview alone.
@@ -142,31 +137,42 @@ class ValuePool:
             return cached[1], cached[0]
         previewer = self.previewer
         preview, signature = previewer.preview_and_signature(value, cached, self.check.holds)
-        held = self._held
-        if replaced is not None:
-            del self._cache[key]
-            held[0] -= replaced[0].weight
-        if len(self._cache) >= self.SNAP_CACHE_CAP or held[0] + signature.weight > self.HELD_CAP:
-            self._cache.clear()
-            held[0] = 0
-        if signature.weight <= self.HELD_CAP:
-            self._cache[key] = (signature, preview)
-            held[0] += signature.weight
-        inner = previewer.inner
-        if inner:
-            kept, weight = self._inner, held[1]
-            if len(kept) + len(inner) > self.SNAP_CACHE_CAP or weight + sum([kid.weight for _, kid, _ in inner]) \
-                    > self.HELD_CAP:
-                kept.clear()
-                weight = 0
-            for kid_id, kid, kid_preview in inner:
-                # (An id met again counts twice until the next clear: that only brings the clear sooner.)
-                if weight + kid.weight <= self.HELD_CAP:
-                    kept[kid_id] = (kid, kid_preview)
-                    weight += kid.weight
-            held[1] = weight
+        self._cache.put(key, signature, preview)
+        for kid_id, kid, kid_preview in previewer.inner:
+            self._inner.put(kid_id, kid, kid_preview)
         return preview, signature
 
     def same(self, value: object, signature: Snap) -> bool:
         """Would `value` preview exactly as when `signature` was taken?"""
         return self.check.holds(value, signature)
+
+
+class SnapsById:
+    """(Snap, preview) by the id of the value previewed; holds no container or object, only the exact scalars
+    the snaps hold (so their ids cannot be reused). Those stay alive after the program dropped them, so the
+    cache keeps at most `count_cap` entries and `weight_cap` of held scalars (`Snap.weight`: HELD_ITEM each,
+    plus texts' lengths and big ints' bytes); past either it lets all go at once. Lists of long texts made
+    and dropped over and over must not pile up here."""
+
+    __slots__ = ("entries", "weight", "count_cap", "weight_cap")
+
+    def __init__(self, count_cap: int, weight_cap: int) -> None:
+        self.entries: dict[int, tuple[Snap, dict]] = {}
+        self.weight = 0
+        self.count_cap, self.weight_cap = count_cap, weight_cap
+
+    def get(self, key: int) -> tuple[Snap, dict] | None:
+        return self.entries.get(key)
+
+    def put(self, key: int, snap: Snap, preview: dict) -> None:
+        entries = self.entries
+        replaced = entries.pop(key, None)
+        if replaced is not None:
+            self.weight -= replaced[0].weight
+        if snap.weight > self.weight_cap:
+            return
+        if len(entries) >= self.count_cap or self.weight + snap.weight > self.weight_cap:
+            entries.clear()
+            self.weight = 0
+        entries[key] = (snap, preview)
+        self.weight += snap.weight
