@@ -231,3 +231,27 @@ def test_a_chunk_sealed_after_an_interrupt_is_whole(monkeypatch):
     assert chunk.sealed and type(chunk.kinds) is bytearray and chunk.full_rows == [0]
     assert all(type(getattr(chunk, name)) is array for name in table._INT_COLUMNS)
     assert list(chunk.lines) == [1, 2] and list(chunk.delta_event) == [0]
+
+
+def test_a_delta_outside_the_event_table_is_refused_with_its_place(compared):
+    """The packed form leaves out each delta's frame (the page takes its event's): a delta at an event
+    the table does not have must be named, not read as some frame's locals."""
+    import struct
+    packed = dict(compared[0]["packed"], columns=dict(compared[0]["packed"]["columns"]))
+    events = len(base64.b64decode(packed["columns"]["kind"]))
+    deltas = bytearray(base64.b64decode(packed["columns"]["delta_event"]))
+    assert len(deltas) >= 8
+    deltas[4:8] = struct.pack("<i", events)
+    packed["columns"]["delta_event"] = base64.b64encode(bytes(deltas)).decode()
+    script = ("import { fromPacked } from './site/js/trace-columns.js';\n"
+              "import { Replay } from './site/js/replay.js';\n"
+              "import { readFileSync } from 'node:fs';\n"
+              "const p = JSON.parse(readFileSync(0, 'utf8'));\n"
+              "const columns = Object.fromEntries(\n"
+              "  Object.entries(p.columns).map(([k, v]) => [k, Buffer.from(v, 'base64')]));\n"
+              "try { new Replay(fromPacked({ ...p, columns })); console.log('read'); }\n"
+              "catch (e) { console.log(e.message); }\n")
+    done = subprocess.run(["node", "--input-type=module", "-e", script], cwd=REPO, capture_output=True, text=True,
+                          input=json.dumps(packed), timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "locals[1].i is not an event index" in done.stdout, done.stdout

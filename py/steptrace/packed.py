@@ -26,19 +26,22 @@ from builtins import (
     list,
     map,
     range,
+    set,
     sorted,
     type,
 )
+from itertools import compress
 from operator import itemgetter
 
 from .document import attached, gap, serialize, whole_events
 from .recorder import Recorder
-from .table import delta_frames, full_flags
+from .table import full_flags
 
 # value kinds: a preview (JSON), or a number kept raw by the recorder
 PREVIEW, INT, FLOAT, BOOL, NONE = range(5)
 _KINDS = {dict: PREVIEW, int: INT, float: FLOAT, bool: BOOL, type(None): NONE}
 PREVIEW_BYTE, NONE_BYTE = bytes([PREVIEW]), bytes([NONE])
+_IS_PREVIEW = bytes([kind == PREVIEW for kind in range(256)])   # `bytes.translate` table: kind -> 0/1
 
 if array("i").itemsize != 4 or array("d").itemsize != 8:   # pragma: no cover - no such platform here
     raise ImportError("packed traces need 4-byte ints and 8-byte doubles")
@@ -55,6 +58,15 @@ def _looked_up(mapping: dict, keys: list) -> list:
     if len(keys) < 2:
         return [mapping[key] for key in keys]
     return list(itemgetter(*keys)(mapping))
+
+
+def _kinds(values: list) -> bytes:
+    """The value-kind byte of each value. A long loop's chunk often holds values of one type only: then
+    one C-level pass that finds so (a set of their types) is all it costs."""
+    types = set(map(type, values))
+    if len(types) == 1:
+        return bytes([_KINDS[types.pop()]]) * len(values)
+    return bytes(_looked_up(_KINDS, list(map(type, values))))
 
 
 def _numbers(values: list, kinds: bytes) -> list:
@@ -80,7 +92,7 @@ def pack(recorder: Recorder, document: dict) -> dict:
     table = recorder.table
     kind = bytearray()
     line, frame = array("i"), array("i")
-    delta_event, delta_frame, delta_sets = array("i"), array("i"), array("i")
+    delta_event, delta_sets = array("i"), array("i")
     delta_full = bytearray()
     set_names: list[str] = []
     set_value = array("i")
@@ -99,9 +111,7 @@ def pack(recorder: Recorder, document: dict) -> dict:
         first_row = len(delta_event)
         deleted.extend([first_row + row, name] for row, name in chunk.deleted)
         delta_event += _shifted(chunk.delta_event, shift)
-        rows = len(chunk.delta_sets)
-        delta_frame.fromlist(delta_frames(chunk, rows))
-        delta_full += full_flags(chunk, rows)
+        delta_full += full_flags(chunk, len(chunk.delta_sets))
         delta_sets += chunk.delta_sets
         set_names.extend(chunk.set_names)
         moved = base - chunk.value_base                     # values dropped before this chunk, if any
@@ -109,10 +119,10 @@ def pack(recorder: Recorder, document: dict) -> dict:
         return_event += _shifted(chunk.return_event, shift)
         return_value += _shifted(chunk.return_ref, moved)
         values = chunk.values
-        kinds = bytes(_looked_up(_KINDS, list(map(type, values))))
+        kinds = _kinds(values)
         value_kind += kinds
         value_number.fromlist(_numbers(values, kinds))
-        previews.extend([v for v in values if type(v) is dict])
+        previews.extend(compress(values, kinds.translate(_IS_PREVIEW)))   # C-level: no pass per value
         base += len(values)
     names = {name: n for n, name in enumerate(dict.fromkeys(set_names))}
     set_name = array("i")
@@ -121,7 +131,7 @@ def pack(recorder: Recorder, document: dict) -> dict:
     while delta_event and delta_event[-1] >= kept:        # a torn last event: drop what it recorded
         count = delta_sets.pop()
         del set_name[len(set_name) - count:], set_value[len(set_value) - count:]
-        delta_event.pop(), delta_frame.pop(), delta_full.pop()
+        delta_event.pop(), delta_full.pop()
         deleted = [d for d in deleted if d[0] < len(delta_event)]
     while return_event and return_event[-1] >= kept:
         return_event.pop(), return_value.pop()
@@ -135,7 +145,7 @@ def pack(recorder: Recorder, document: dict) -> dict:
         "frame_parent": array("i", [-1 if row[1] is None else row[1] for _, row in rows]).tobytes(),
         "frame_line": array("i", [row[2] for _, row in rows]).tobytes(),
         "frame_function": array("i", [functions.setdefault(row[0], len(functions)) for _, row in rows]).tobytes(),
-        "delta_event": delta_event.tobytes(), "delta_frame": delta_frame.tobytes(),
+        "delta_event": delta_event.tobytes(),
         "delta_full": bytes(delta_full), "delta_sets": delta_sets.tobytes(),
         "set_name": set_name.tobytes(), "set_value": set_value.tobytes(),
         "value_kind": bytes(value_kind), "value_number": value_number.tobytes(),

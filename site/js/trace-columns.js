@@ -197,6 +197,18 @@ export function validateHeader(trace) {
 }
 
 /**
+ * Each delta's frame: its event's (the recorder writes a delta at an event of the frame it is about),
+ * so the packed form does not carry it. A delta outside the event table gets 0 here and is refused,
+ * with its place, where the locals are indexed (`locals-index.js`).
+ * @param {Int32Array} eventFrame @param {Int32Array} deltaEvent
+ */
+function eventFrames(eventFrame, deltaEvent) {
+  const frame = new Int32Array(deltaEvent.length);
+  for (let p = 0; p < deltaEvent.length; p++) frame[p] = eventFrame[deltaEvent[p]];
+  return frame;
+}
+
+/**
  * The packed form as the worker received it from Python.
  * @param {{header: string, previews: string, columns: Record<string, Uint8Array>}} packed
  * @returns {TraceColumns}
@@ -223,12 +235,14 @@ export function fromPacked(packed) {
   const kinds = bytes("value_kind");
   if (numbers.length !== kinds.length) fail("value_kind and value_number differ in length");
   const { starts, ends } = splitJsonList(packed.previews);
+  const events = { kind: bytes("kind"), line: ints("line"), frame: ints("frame") };
+  const deltaEvent = ints("delta_event");
   const columns = {
     header,
     frames: { id: ints("frame_id"), parent: ints("frame_parent"), line: ints("frame_line"), fn: ints("frame_function") },
     functions: header.functions,
-    events: { kind: bytes("kind"), line: ints("line"), frame: ints("frame") },
-    deltas: { event: ints("delta_event"), frame: ints("delta_frame"), full: bytes("delta_full"), sets: ints("delta_sets") },
+    events,
+    deltas: { event: deltaEvent, frame: eventFrames(events.frame, deltaEvent), full: bytes("delta_full"), sets: ints("delta_sets") },
     sets: { name: ints("set_name"), value: ints("set_value") },
     names: header.names,
     deleted: header.deleted ?? [],
