@@ -140,7 +140,10 @@ def judge(report: dict) -> None:
     assert report["planted_survived"] and report["outsider_survived"], "a file the run did not make was touched"
     if "memory" in report:
         memory = report["memory"]
-        assert memory["traced"] <= 1.5 * memory["untraced"] + 16 * 1024 ** 2, f"memory {memory}"
+        untraced, traced = memory["untraced"], memory["traced"]
+        # Measured whole: a run cut short by a limit would be measured on part of what it does.
+        assert untraced["status"] == traced["status"] == "returned", f"memory runs ended {untraced} {traced}"
+        assert traced["peak"] <= 1.5 * untraced["peak"] + 16 * 1024 ** 2, f"memory {memory}"
     check = SPECIFIC.get(name)
     if check is not None:
         check(first)
