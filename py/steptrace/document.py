@@ -1,8 +1,9 @@
 """The trace as one JSON document (docs/trace-format.md): what the CLI prints and the tests read.
 
-`tables` lays the recorder's chunks out as the document's columnar events and the
-lists attached to them, indexed by kept position; `serialize` writes the document.
-The page gets the same tables as columns of bytes instead (`packed`).
+`document_text` lays the recorder's chunks out as the document's columnar events and
+the lists attached to them, indexed by kept position, and writes the document
+(`serialize`: any JSON value). The page gets the same tables as columns of bytes
+instead (`packed`).
 """
 from __future__ import annotations
 
@@ -17,12 +18,14 @@ from builtins import (
     enumerate,
     frozenset,
     len,
+    map,
     min,
     range,
     sorted,
     type,
     zip,
 )
+from collections.abc import Callable
 
 from .recorder import Recorder
 from .table import Chunk, EventTable, delta_frames, full_flags
@@ -51,20 +54,22 @@ def serialize(document: dict) -> str:
     return text
 
 
-def _pool_values(recorder: Recorder, chunk_values: list, values: list) -> list[int]:
-    """Append one chunk's values to the document's pool; return where each landed.
+def _pool_values(recorder: Recorder, chunk_values: list, first: int) -> tuple[list[dict], list[int]]:
+    """One chunk's values as the document pools them: (the previews it adds, numbered from `first`, and
+    the document's index of each of the chunk's values).
 
     The recorder keeps numbers raw (see Recorder): they are previewed here, and each distinct
     number (by type and text: -0.0 is not 0.0) is pooled once per chunk, however often it was set."""
     number = recorder.values.number
+    added: list[dict] = []
     where: list[int] = []
     numbers: dict[tuple, int] = {}
     for value in chunk_values:
         if type(value) is dict:
             # a number's preview is its value, except a huge int's ("<int with N bits>")
             if value["t"] not in _NUMBER_TYPES or len(value) != 2 or value["r"][:1] == "<":
-                where.append(len(values))
-                values.append(value)
+                where.append(first + len(added))
+                added.append(value)
                 continue
             preview = value
         else:
@@ -72,44 +77,69 @@ def _pool_values(recorder: Recorder, chunk_values: list, values: list) -> list[i
         key = (preview["t"], preview["r"])
         ref = numbers.get(key)
         if ref is None:
-            ref = numbers[key] = len(values)
-            values.append(preview)
+            ref = numbers[key] = first + len(added)
+            added.append(preview)
         where.append(ref)
-    return where
+    return added, where
 
 
-def tables(recorder: Recorder) -> dict:
-    """The columnar events and everything attached to them, indexed by kept position."""
+def document_text(recorder: Recorder, document: dict) -> str:
+    """The whole document as JSON text: `document` (all but the tables) and the recorder's tables, laid
+    out as the document's columnar events and the lists attached to them, indexed by kept position.
+
+    The values and the locals deltas are written a chunk at a time: as Python objects a number's preview
+    or a delta is a dict or two, a few hundred bytes, and holding all of a long run's at once to write
+    them cost ~10 times the text; now the text and one chunk's objects are held."""
     table = recorder.table
     index = table.index
+    chunks = table.chunks()
+    kept = sum(map(whole_events, chunks))
     kinds: list[str] = []            # one string per chunk
     lines: list[int] = []
     frames: list[int] = []
-    deltas, returns, values = [], [], []
-    for chunk in table.chunks():
-        where = _pool_values(recorder, chunk.values, values)
-        first = chunk.value_base
+    returns: list[list[int]] = []
+    values: list[str] = []           # each chunk's added values, as JSON text without its brackets
+    deltas: list[str] = []           # the same for each chunk's locals deltas
+    pooled = 0
+    for chunk in chunks:
+        added, where = _pool_values(recorder, chunk.values, pooled)
+        pooled += len(added)
+        values.append(serialize(added)[1:-1])
+        del added
         whole = whole_events(chunk)
         kinds.append(chunk.kinds[:whole].decode("ascii"))
         lines.extend(chunk.lines[:whole])
         frames.extend(chunk.frames[:whole])
-        deleted: dict[int, list[str]] = {}
-        for row, name in chunk.deleted:
-            deleted.setdefault(row, []).append(name)
-        names, refs, at = chunk.set_names, chunk.set_refs, 0
-        rows = len(chunk.delta_sets)
-        for row, (frame, full, count) in enumerate(zip(delta_frames(chunk, rows), full_flags(chunk, rows),
-                                                        chunk.delta_sets, strict=True)):
-            deltas.append({"i": index(chunk.delta_event[row]), "f": frame,
-                           "set": {names[e]: where[refs[e] - first] for e in range(at, at + count)},
-                           "del": deleted.get(row, []), "full": bool(full)})
-            at += count
+        # a torn last event's deltas and return are left out
+        deltas.append(serialize([d for d in _deltas(chunk, where, index) if d["i"] < kept])[1:-1])
+        first = chunk.value_base
         returns.extend([index(i), where[ref - first]]
                        for i, ref in zip(chunk.return_event, chunk.return_ref, strict=True))
-    kept = len(lines)
-    return {"frames": frame_rows(recorder), "events": {"kind": "".join(kinds), "line": lines, "frame": frames},
-            "gap": gap(table), "values": values, "locals": [d for d in deltas if d["i"] < kept],
-            "returns": [r for r in returns if r[0] < kept], **attached(table, kept)}
+    head = serialize({**document, "frames": frame_rows(recorder),
+                      "events": {"kind": "".join(kinds), "line": lines, "frame": frames}, "gap": gap(table),
+                      "returns": [r for r in returns if r[0] < kept], **attached(table, kept)})
+    del kinds, lines, frames, returns
+    return "".join([head[:-1], ',"values":[', ",".join([text for text in values if text]),
+                    '],"locals":[', ",".join([text for text in deltas if text]), "]}"])
+
+
+def _deltas(chunk: Chunk, where: list[int], index: Callable[[int], int]) -> list[dict]:
+    """One chunk's locals deltas as the document lists them. `where`: the document's value index of each
+    of the chunk's values (`_pool_values`)."""
+    first = chunk.value_base
+    deleted: dict[int, list[str]] = {}
+    for row, name in chunk.deleted:
+        deleted.setdefault(row, []).append(name)
+    names, refs, at = chunk.set_names, chunk.set_refs, 0
+    rows = len(chunk.delta_sets)
+    deltas = []
+    for row, (frame, full, count) in enumerate(zip(delta_frames(chunk, rows), full_flags(chunk, rows),
+                                                    chunk.delta_sets, strict=True)):
+        deltas.append({"i": index(chunk.delta_event[row]), "f": frame,
+                       "set": {names[e]: where[refs[e] - first] for e in range(at, at + count)},
+                       "del": deleted.get(row, []), "full": bool(full)})
+        at += count
+    return deltas
 
 
 def whole_events(chunk: Chunk) -> int:

@@ -88,7 +88,7 @@ def pack(recorder: Recorder, document: dict) -> dict:
     """{"header": JSON text, "previews": JSON text, "columns": {name: bytes}} for one run.
 
     `document` holds the fields every trace has (format, source, end, stats, ...); the
-    tables come from the recorder's chunks, exactly as `document.tables` lays them out."""
+    tables come from the recorder's chunks, exactly as `document.document_text` lays them out."""
     table = recorder.table
     kind = bytearray()
     line, frame = array("i"), array("i")

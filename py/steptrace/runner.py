@@ -43,7 +43,7 @@ from . import exceptions, freeing, monitor, packed
 from . import files as run_files
 from .capture import OutputCapture
 from .deadline import Deadline
-from .document import serialize, tables
+from .document import document_text
 from .exceptions import describe_exception, exception_text
 from .isolation import CleanRun
 from .limits import DEFAULT_EVENTS, DIRECT_SECONDS
@@ -237,7 +237,7 @@ def _written(recorder: Recorder, document: dict, form: str) -> str | dict:
     """The run's trace in the form asked for: `document` holds all but the tables."""
     if form == "packed":
         return packed.pack(recorder, document)
-    return serialize({**document, **tables(recorder)})
+    return document_text(recorder, document)
 
 
 def _not_run(error: SyntaxError, source: str, function: str | None, case: str | None) -> tuple[Recorder, dict]:
