@@ -255,3 +255,21 @@ def test_a_delta_outside_the_event_table_is_refused_with_its_place(compared):
                           input=json.dumps(packed), timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "locals[1].i is not an event index" in done.stdout, done.stdout
+
+
+def test_a_packed_trace_of_another_form_is_refused_with_what_to_do(compared):
+    """A page and a worker from two builds (one cached) must not misread each other's columns."""
+    packed = dict(compared[0]["packed"])
+    packed["header"] = packed["header"].replace('"packed":2', '"packed":1')
+    assert packed["header"] != compared[0]["packed"]["header"]
+    script = ("import { fromPacked } from './site/js/trace-columns.js';\n"
+              "import { readFileSync } from 'node:fs';\n"
+              "const p = JSON.parse(readFileSync(0, 'utf8'));\n"
+              "const columns = Object.fromEntries(\n"
+              "  Object.entries(p.columns).map(([k, v]) => [k, Buffer.from(v, 'base64')]));\n"
+              "try { fromPacked({ ...p, columns }); console.log('read'); }\n"
+              "catch (e) { console.log(e.message); }\n")
+    done = subprocess.run(["node", "--input-type=module", "-e", script], cwd=REPO, capture_output=True, text=True,
+                          input=json.dumps(packed), timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "packed trace form 1 (this page reads 2): reload the page" in done.stdout, done.stdout

@@ -37,6 +37,8 @@ from .document import attached, gap, serialize, whole_events
 from .recorder import Recorder
 from .table import full_flags
 
+PACKED_FORM = 2   # the header's "packed": which columns there are (2: a delta's frame is not sent)
+
 # value kinds: a preview (JSON), or a number kept raw by the recorder
 PREVIEW, INT, FLOAT, BOOL, NONE = range(5)
 _KINDS = {dict: PREVIEW, int: INT, float: FLOAT, bool: BOOL, type(None): NONE}
@@ -137,7 +139,7 @@ def pack(recorder: Recorder, document: dict) -> dict:
         return_event.pop(), return_value.pop()
     rows = sorted(recorder.frames.items())
     functions: dict[str, int] = {}
-    header = {**document, "packed": 1, "gap": gap(table), "names": list(names), **attached(table, kept),
+    header = {**document, "packed": PACKED_FORM, "gap": gap(table), "names": list(names), **attached(table, kept),
               "deleted": deleted, "functions": None}
     columns = {
         "kind": bytes(kind), "line": line.tobytes(), "frame": frame.tobytes(),

@@ -6,6 +6,9 @@
 // the engine has one reader. Values stay where they are until asked for: a number is made into its
 // preview on demand, a preview of the packed form is parsed from its slice of the JSON text.
 
+/** The packed form's columns this page reads (`PACKED_FORM` in py/steptrace/packed.py). */
+const PACKED_FORM = 2;
+
 /** Value kinds of the packed form (py/steptrace/packed.py). */
 export const PREVIEW = 0, INT = 1, FLOAT = 2, BOOL = 3, NONE = 4;
 
@@ -216,6 +219,9 @@ function eventFrames(eventFrame, deltaEvent) {
 export function fromPacked(packed) {
   const header = JSON.parse(packed.header);
   validateHeader(header);
+  if (header.packed !== PACKED_FORM) {   // a page and a worker of two builds (one of them cached)
+    fail(`packed trace form ${JSON.stringify(header.packed)} (this page reads ${PACKED_FORM}): reload the page`);
+  }
   const col = packed.columns;
   /** @param {string} name */
   const bytes = (name) => {
