@@ -22,6 +22,7 @@ from builtins import (
     min,
     range,
     sorted,
+    sum,
     type,
     zip,
 )

@@ -33,6 +33,7 @@ import warnings
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
+    AttributeError,
     Exception,
     OSError,
     TypeError,

@@ -28,6 +28,7 @@ from builtins import (
     getattr,
     hasattr,
     id,
+    list,
     range,
     tuple,
     type,

@@ -33,6 +33,7 @@ from builtins import (
     AttributeError,
     BaseException,
     Exception,
+    NotImplemented,
     TypeError,
     ValueError,
     all,
