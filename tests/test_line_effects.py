@@ -132,6 +132,29 @@ def test_a_method_whose_receiver_a_line_above_made_is_not_pure():
     assert plans[6] is None
 
 
+def test_a_line_that_takes_stack_values_another_line_made_is_not_pure():
+    """Such values were never checked to be scalars: a `%` of a text on one line and a mapping on the next
+    (the operator sits on the text's line) may call the mapping's `__missing__`; a `break` or a `return`
+    inside a `for` pops the loop's iterator, whose death may run a finalizer."""
+    def sample(fields, names):
+        line = (
+            "%(name)s"                             # the `%` runs here, on a mapping loaded below
+            % fields                              # a load only: pure
+        )
+        for name in names:
+            if name:                              # pure
+                break                             # pops the iterator: not pure
+        count = (1 +
+                 2)                               # constants only: pure or not, nothing unchecked
+        return line, count
+
+    first = sample.__code__.co_firstlineno
+    plans = {line - first: plan for line, plan in line_effects.plans(sample.__code__).items()}
+    assert plans.get(2) is None and plans.get(7) is None
+    assert plans[3] == (frozenset({"fields"}), frozenset())
+    assert plans[6] == (frozenset({"name"}), frozenset())
+
+
 def test_an_exception_clean_up_without_a_line_counts_for_every_line():
     def handler(x):
         try:

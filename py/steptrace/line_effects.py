@@ -81,6 +81,27 @@ BYTES_WARNING = bool(sys.flags.bytes_warning)
 # Run only on the way an exception takes (which the recorder sees as an event of its own).
 EXCEPTION_PATH = frozenset({"PUSH_EXC_INFO", "POP_EXCEPT", "RERAISE", "CHECK_EXC_MATCH", "CLEANUP_THROW"})
 
+# What a pure instruction takes off the stack, where `opcode.stack_effect` (pushes minus pops) does not
+# tell: those that push nothing, those that push several, and those that read below what they pop.
+TAKES_NOTHING = frozenset({"NOP", "RESUME", "NOT_TAKEN", "CACHE", "EXTENDED_ARG", "JUMP_FORWARD", "JUMP_BACKWARD",
+                           "JUMP_BACKWARD_NO_INTERRUPT", "JUMP", "JUMP_NO_INTERRUPT", "LOAD_CONST", "LOAD_SMALL_INT",
+                           "LOAD_CONST_IMMORTAL", "LOAD_CONST_MORTAL", "PUSH_NULL", "MAKE_CELL", "COPY_FREE_VARS",
+                           "KW_NAMES", "RETURN_CONST"})
+PUSHES_NOTHING = frozenset({"POP_TOP", "END_FOR", "POP_ITER", "RETURN_VALUE", "PRECALL", "POP_JUMP_IF_TRUE",
+                            "POP_JUMP_IF_FALSE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE",
+                            "POP_JUMP_FORWARD_IF_TRUE", "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_NONE",
+                            "POP_JUMP_FORWARD_IF_NOT_NONE", "POP_JUMP_BACKWARD_IF_TRUE", "POP_JUMP_BACKWARD_IF_FALSE",
+                            "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE"})
+TAKES_ONE = frozenset({"UNPACK_SEQUENCE", "UNPACK_EX", "LOAD_ATTR", "LOAD_METHOD", STORE_THEN_LOAD})
+DELETES = frozenset(name for name in WRITES if name.startswith("DELETE_"))
+READS_BELOW = frozenset({"COPY", "SWAP"})           # need `arg` values there (COPY pops none, but reads one)
+# After these the next instruction is reached only by a jump (or not at all).
+TRANSFERS = frozenset({"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP", "JUMP_NO_INTERRUPT",
+                       "RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"})
+JUMPS = frozenset(opcode.opname[op] for op in opcode.hasjrel)
+_stack_effect = opcode.stack_effect
+_OPMAP = dict(opcode.opmap)
+
 
 _OPNAMES = tuple(opcode.opname)
 _EXTENDED_ARG = opcode.opmap["EXTENDED_ARG"]
@@ -164,9 +185,48 @@ def effect_of(code: CodeType, name: str, arg: int | None, follows: bool) -> tupl
     return None
 
 
+def _takes(name: str, arg: int | None) -> int:
+    """How many stack values a pure instruction needs: those it pops, or reads below (COPY, SWAP)."""
+    if name in TAKES_NOTHING or name in READS or name in PAIR_READS or name in DELETES:
+        return 0
+    if name in TAKES_ONE or name in WRITES:
+        return 1
+    if name in PAIR_WRITES:
+        return 2
+    if name in READS_BELOW:
+        return arg
+    effect = _net(name, arg)
+    return -effect if name in PUSHES_NOTHING else 1 - effect
+
+
+def _net(name: str, arg: int | None) -> int:
+    """Pushes minus pops when the instruction does not jump (COPY: one more, SWAP: none)."""
+    if name in READS_BELOW:
+        return name == "COPY"
+    return _stack_effect(_OPMAP[name], arg, jump=False)
+
+
+def _entered_from_elsewhere(instructions: list[tuple]) -> set[int]:
+    """Offsets a jump reaches from another line, or from further down (a loop): the stack there may hold
+    values that no instruction of the line made."""
+    line_at = {offset: line for offset, line, *_ in instructions}
+    entered = set()
+    for _offset, line, name, arg, after in instructions:
+        if name in JUMPS:
+            backward = "BACKWARD" in name
+            target = after - 2 * arg if backward else after + 2 * arg
+            if backward or line_at.get(target) != line:
+                entered.add(target)
+    return entered
+
+
 def plans(code: CodeType) -> dict[int, tuple[frozenset[str], frozenset[str]] | None]:
     """line -> (names read, names written) when every instruction of the line is pure, else None.
 
+    A pure instruction must also take from the stack only what this run of the line put there: an
+    expression over several lines leaves values on the stack for another line's instructions (`(⏎
+    "%(a)s"⏎ % table⏎)`: the `%` sits on the text's line), and a `break` pops the loop's iterator, which
+    a finalizer may hang on. Those values were never checked to be scalars, so such a line is not pure.
     Instructions without a line (an `except ... as e` clean-up) run after some line: their names
     count for every line, and one that is not pure leaves no line cheap."""
     if BYTES_WARNING:
@@ -175,9 +235,25 @@ def plans(code: CodeType) -> dict[int, tuple[frozenset[str], frozenset[str]] | N
     extra_reads: set[str] = set()
     extra_writes: set[str] = set()
     before = -1                  # the line of the instruction before
-    for _offset, line, name, arg, _next in decoded(code):
+    every = decoded(code)
+    entered = _entered_from_elsewhere(every)
+    depth = 0                    # values on the stack that this run of the line put there
+    for offset, line, name, arg, _next in every:
         follows, before = before == line, line
+        if not follows or offset in entered:
+            depth = 0
         effect = effect_of(code, name, arg, follows)
+        if effect is not None and line is not None:
+            try:
+                takes, net = _takes(name, arg), _net(name, arg)
+            except ValueError:   # an instruction `opcode` cannot size: not pure
+                takes, net = depth + 1, 0
+            if takes > depth:
+                lines[line] = None
+                continue
+            depth += net
+            if name in TRANSFERS:
+                depth = 0        # what follows is reached by a jump: count from nothing (fewer, never more)
         if effect is not None:
             reads, writes = effect
         elif line is None and name in EXCEPTION_PATH:

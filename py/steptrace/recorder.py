@@ -537,6 +537,9 @@ class Recorder:
         except BaseException:
             self._repair(state)
             raise
+        # Unwinding to a handler pops what the stack held (a loop's iterator, a finalizer's only holder)
+        # after this look: the next step is a full look, whatever the raising line was.
+        state.epoch = -1
         description = describe_exception(error)
         self.last_exception = (description, line)
         self.table.current.exceptions.append((index, description))
