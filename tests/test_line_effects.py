@@ -138,7 +138,7 @@ def test_a_line_that_takes_stack_values_another_line_made_is_not_pure():
     inside a `for` pops the loop's iterator, whose death may run a finalizer."""
     def sample(fields, names):
         line = (
-            "%(name)s"                             # the `%` runs here, on a mapping loaded below
+            "%(name)s"  # noqa: UP031 - the `%` runs here, on a mapping loaded below
             % fields                              # a load only: pure
         )
         for name in names:

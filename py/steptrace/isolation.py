@@ -6,11 +6,17 @@ shown module and everything imported from the lesson tree are imported afresh),
 and interpreter state: `sys.path`, `sys.modules`, the recursion limit, trace and
 profile hooks, builtins, the working directory, the temp dir, `os.environ`, gc,
 `sys.argv`, display/except/unraisable hooks, warnings filters, the logging setup,
-the int-to-str digit limit, the switch interval, the umask, the decimal context and
-the namespaces of the standard modules already loaded (`json.x = 1`, `math.pi = 3`).
+the int-to-str digit limit, the switch interval, the umask, the decimal context,
+the namespaces of the standard modules already loaded (`json.x = 1`, `math.pi = 3`),
+the import system's finders, path hooks and importer cache, the collector's debug
+flags, saved garbage and frozen objects, memory tracing, signal handlers, pickling
+reducers (`copyreg`) and the C library's time zone (`time.tzset`).
 All of it is saved before the run and put back after it. Not covered: a standard
-module first imported during a run keeps what that run set on it, `atexit`
-registrations pile up (they never run in a worker) and `random`'s state goes on.
+module first imported during a run keeps what that run set on it, an attribute of
+a standard class changed in place stays (`json.JSONEncoder.default = ...`: saving
+every class's dict would cost each run milliseconds), a codec search function stays
+registered (`codecs` cannot list them), `atexit` registrations pile up (they never
+run in a worker) and `random`'s state goes on.
 Nor can be: an audit hook stays for the interpreter's life (so the runner stops a
 run that adds one, `runner._audit_hooks_refused`), and a Python signal handler
 (CPython; Pyodide has only the interrupt) can run between two steps unseen.
@@ -26,8 +32,10 @@ import builtins
 import gc
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import time
 import types
 import warnings
 
@@ -36,13 +44,16 @@ from builtins import (
     AttributeError,
     Exception,
     OSError,
+    RuntimeError,
     TypeError,
+    ValueError,
     all,
     any,
     bool,
     dict,
     enumerate,
     getattr,
+    hasattr,
     len,
     list,
     map,
@@ -80,6 +91,7 @@ class CleanRun:
             "tools": _monitoring_tools(),
             "settings": _interpreter_settings(),
             "stdlib": _stdlib_namespaces(),
+            "process": _process_state(),
         }
         self._shared_put_back = False
         self._warnings = warnings.catch_warnings()
@@ -105,6 +117,12 @@ class CleanRun:
         _restore_mapping(vars(builtins), saved["builtins"])
         _restore_interpreter_settings(saved["settings"])
         _restore_namespaces(saved["stdlib"])
+        process = saved["process"]
+        if gc.get_freeze_count() != process["gc_frozen"]:
+            # The program froze objects: they would never be collected. Thawed now, its garbage among them
+            # is collected with the run's (`freeing.let_run_go`), finalizers printing into its output.
+            gc.unfreeze()
+            process["refreeze"] = process["gc_frozen"] > 0
 
     def lift_recursion_limit(self) -> None:
         """Once the program's code has stopped: at least the limit the run started with, so the recorder's
@@ -167,6 +185,7 @@ class CleanRun:
         sys.displayhook, sys.excepthook, sys.breakpointhook = saved["hooks"]
         _restore_logging(saved["logging"])
         _restore_monitoring_tools(saved["tools"])
+        _restore_process_state(saved["process"])
         if saved["cwd"] is not None:
             try:
                 os.chdir(saved["cwd"])
@@ -270,6 +289,79 @@ def _restore_interpreter_settings(settings: dict) -> None:
     if decimal is not None:                 # first imported during the run: its default context
         saved = settings.get("decimal")
         decimal.setcontext(saved.copy() if saved is not None else decimal.Context())
+
+
+def _process_state() -> dict:
+    """What a program can change in place, or in C, that outlives its run: the import system's hooks and
+    caches, the collector's debug flags, saved garbage and frozen objects, memory tracing, signal
+    handlers, pickling reducers and the C library's time zone."""
+    state = {"meta_path": list(sys.meta_path), "path_hooks": list(sys.path_hooks),
+             "importer_cache": dict(sys.path_importer_cache), "gc_debug": gc.get_debug(),
+             "gc_garbage": len(gc.garbage), "gc_frozen": gc.get_freeze_count(), "zone": _zone(),
+             "handlers": _signal_handlers(), "tracing": _tracing(), "refreeze": False}
+    copyreg = _loaded_module("copyreg")
+    state["reducers"] = None if copyreg is None else dict(copyreg.dispatch_table)
+    return state
+
+
+def _restore_process_state(state: dict) -> None:
+    sys.meta_path[:] = state["meta_path"]        # a finder of the program's would answer every later import
+    sys.path_hooks[:] = state["path_hooks"]
+    _put_back_dict(sys.path_importer_cache, state["importer_cache"])
+    gc.set_debug(state["gc_debug"])
+    del gc.garbage[state["gc_garbage"]:]          # kept by DEBUG_SAVEALL: let go (their finalizers ran)
+    if state["refreeze"]:
+        gc.freeze()                               # what was frozen before (the worker freezes its boot)
+    if not state["tracing"] and _tracing():
+        _loaded_module("tracemalloc").stop()
+    _restore_signal_handlers(state["handlers"])
+    copyreg = _loaded_module("copyreg")
+    if copyreg is not None:
+        _put_back_dict(copyreg.dispatch_table, state["reducers"] or {})
+    if _zone() != state["zone"] and hasattr(time, "tzset"):
+        time.tzset()                              # `TZ` is back in os.environ: read it again
+
+
+def _put_back_dict(current: dict, saved: dict) -> None:
+    """`current` made equal to `saved` when any key or value differs by identity: cleared and refilled,
+    which hashes nothing again and compares no key of the program's."""
+    if len(current) == len(saved) and all(map(is_, current, saved)) and all(map(is_, current.values(),
+                                                                                 saved.values())):
+        return
+    current.clear()
+    current.update(saved)
+
+
+def _zone() -> tuple:
+    """The C library's time zone as local times show it (`time.tzset` changes it, os.environ does not)."""
+    return tuple((t.tm_gmtoff, t.tm_zone) for t in map(time.localtime, (0, 15_778_800)))
+
+
+def _tracing() -> bool:
+    tracemalloc = _loaded_module("tracemalloc")
+    return tracemalloc is not None and tracemalloc.is_tracing()
+
+
+def _signal_handlers() -> dict:
+    """The Python-level handler of every signal that has one (in Pyodide SIGINT is the page's Stop)."""
+    handlers = {}
+    for number in signal.valid_signals():
+        try:
+            handler = signal.getsignal(number)
+        except (OSError, ValueError):
+            continue
+        if handler is not None:
+            handlers[number] = handler
+    return handlers
+
+
+def _restore_signal_handlers(saved: dict) -> None:
+    for number, handler in saved.items():
+        if signal.getsignal(number) is not handler:
+            try:
+                signal.signal(number, handler)
+            except (OSError, ValueError, TypeError, RuntimeError):   # not the main thread, or not settable
+                pass
 
 
 def _umask() -> int | None:

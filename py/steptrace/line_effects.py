@@ -26,6 +26,7 @@ import sys
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
+    ValueError,
     dict,
     frozenset,
     isinstance,
