@@ -9,8 +9,11 @@ profile hooks, builtins, the working directory, the temp dir, `os.environ`, gc,
 the int-to-str digit limit, the switch interval, the umask, the decimal context,
 the namespaces of the standard modules already loaded (`json.x = 1`, `math.pi = 3`),
 the import system's finders, path hooks and importer cache, the collector's debug
-flags, saved garbage and frozen objects, memory tracing, signal handlers, pickling
-reducers (`copyreg`) and the C library's time zone (`time.tzset`).
+flags, saved garbage and frozen objects, memory tracing, signal handlers, async
+generator hooks, pickling reducers (`copyreg`), the default socket timeout, the C
+locale and the C library's time zone (`time.tzset`, `TZ` put in the C environment
+too). What the program had put there is let go while the run's output is captured,
+and put back again while a finalizer of it puts something back (a few times).
 All of it is saved before the run and put back after it. Not covered: a standard
 module first imported during a run keeps what that run set on it, an attribute of
 a standard class changed in place stays (`json.JSONEncoder.default = ...`: saving
@@ -38,6 +41,11 @@ import tempfile
 import time
 import types
 import warnings
+
+try:
+    import _locale
+except ImportError:                             # pragma: no cover - every build here has it
+    _locale = None
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
@@ -70,6 +78,7 @@ from .monitor import release_tool
 from .previews import named, only_str_keys
 
 OWN_PACKAGE = __name__.rpartition(".")[0]      # "steptrace": never reloaded
+PUT_BACK_ROUNDS = 3                             # `CleanRun.put_back_process_state`
 
 
 class CleanRun:
@@ -123,6 +132,16 @@ class CleanRun:
             # is collected with the run's (`freeing.let_run_go`), finalizers printing into its output.
             gc.unfreeze()
             process["refreeze"] = process["gc_frozen"] > 0
+        self.put_back_process_state()
+
+    def put_back_process_state(self) -> None:
+        """The interpreter's in-place state as it was (`_process_state`). What the program had put there is
+        let go here, so the runner calls this while output is still captured, before and after it lets the
+        run's objects go; a finalizer may put something back (a handler that reinstalls itself when
+        dropped), so it is done again while anything differs, a few times."""
+        for _ in range(PUT_BACK_ROUNDS):
+            if not _restore_process_state(self._saved["process"]):
+                return
 
     def lift_recursion_limit(self) -> None:
         """Once the program's code has stopped: at least the limit the run started with, so the recorder's
@@ -185,7 +204,11 @@ class CleanRun:
         sys.displayhook, sys.excepthook, sys.breakpointhook = saved["hooks"]
         _restore_logging(saved["logging"])
         _restore_monitoring_tools(saved["tools"])
-        _restore_process_state(saved["process"])
+        self.put_back_process_state()            # (done by now: the runner does it with output captured)
+        _restore_time_zone(saved["process"], saved["environ"])
+        if saved["process"]["refreeze"]:
+            saved["process"]["refreeze"] = False
+            gc.freeze()                          # what was frozen before (the worker freezes its boot)
         if saved["cwd"] is not None:
             try:
                 os.chdir(saved["cwd"])
@@ -294,42 +317,94 @@ def _restore_interpreter_settings(settings: dict) -> None:
 def _process_state() -> dict:
     """What a program can change in place, or in C, that outlives its run: the import system's hooks and
     caches, the collector's debug flags, saved garbage and frozen objects, memory tracing, signal
-    handlers, pickling reducers and the C library's time zone."""
+    handlers, async generator hooks, pickling reducers, the default socket timeout, the C locale and the
+    C library's time zone."""
     state = {"meta_path": list(sys.meta_path), "path_hooks": list(sys.path_hooks),
              "importer_cache": dict(sys.path_importer_cache), "gc_debug": gc.get_debug(),
              "gc_garbage": len(gc.garbage), "gc_frozen": gc.get_freeze_count(), "zone": _zone(),
-             "handlers": _signal_handlers(), "tracing": _tracing(), "refreeze": False}
+             "handlers": _signal_handlers(), "tracing": _tracing(), "refreeze": False,
+             "asyncgen": tuple(sys.get_asyncgen_hooks()), "locale": _c_locale()}
     copyreg = _loaded_module("copyreg")
     state["reducers"] = None if copyreg is None else dict(copyreg.dispatch_table)
+    socket = _loaded_module("socket")
+    state["socket_timeout"] = None if socket is None else socket.getdefaulttimeout()
     return state
 
 
-def _restore_process_state(state: dict) -> None:
-    sys.meta_path[:] = state["meta_path"]        # a finder of the program's would answer every later import
-    sys.path_hooks[:] = state["path_hooks"]
-    _put_back_dict(sys.path_importer_cache, state["importer_cache"])
-    gc.set_debug(state["gc_debug"])
-    del gc.garbage[state["gc_garbage"]:]          # kept by DEBUG_SAVEALL: let go (their finalizers ran)
-    if state["refreeze"]:
-        gc.freeze()                               # what was frozen before (the worker freezes its boot)
+def _restore_process_state(state: dict) -> bool:
+    """Put back what differs from `state`; whether anything did."""
+    changed = False
+    if not _same_items(sys.meta_path, state["meta_path"]):
+        sys.meta_path[:] = state["meta_path"]    # a finder of the program's would answer every later import
+        changed = True
+    if not _same_items(sys.path_hooks, state["path_hooks"]):
+        sys.path_hooks[:] = state["path_hooks"]
+        changed = True
+    changed |= _put_back_dict(sys.path_importer_cache, state["importer_cache"])
+    if gc.get_debug() != state["gc_debug"]:
+        gc.set_debug(state["gc_debug"])
+        changed = True
+    if len(gc.garbage) > state["gc_garbage"]:
+        del gc.garbage[state["gc_garbage"]:]      # kept by DEBUG_SAVEALL, or put there: let go
+        changed = True
     if not state["tracing"] and _tracing():
         _loaded_module("tracemalloc").stop()
-    _restore_signal_handlers(state["handlers"])
+        changed = True
+    changed |= _restore_signal_handlers(state["handlers"])
+    if tuple(sys.get_asyncgen_hooks()) != state["asyncgen"]:
+        sys.set_asyncgen_hooks(*state["asyncgen"])   # a hook of the program's would run in later runs
+        changed = True
     copyreg = _loaded_module("copyreg")
     if copyreg is not None:
-        _put_back_dict(copyreg.dispatch_table, state["reducers"] or {})
-    if _zone() != state["zone"] and hasattr(time, "tzset"):
-        time.tzset()                              # `TZ` is back in os.environ: read it again
+        changed |= _put_back_dict(copyreg.dispatch_table, state["reducers"] or {})
+    socket = _loaded_module("socket")
+    if socket is not None and socket.getdefaulttimeout() != state["socket_timeout"]:
+        socket.setdefaulttimeout(state["socket_timeout"])
+        changed = True
+    if state["locale"] is not None and _c_locale() != state["locale"]:
+        _locale.setlocale(_locale.LC_ALL, state["locale"])
+        changed = True
+    return changed
 
 
-def _put_back_dict(current: dict, saved: dict) -> None:
-    """`current` made equal to `saved` when any key or value differs by identity: cleared and refilled,
-    which hashes nothing again and compares no key of the program's."""
+def _restore_time_zone(state: dict, environ: dict) -> None:
+    """The C library's zone as it was, once os.environ is back: `TZ` is set in the C environment too (a
+    program may have changed it there alone, `os.putenv`) and read again."""
+    if _zone() == state["zone"] or not hasattr(time, "tzset"):
+        return
+    zone = environ.get("TZ")
+    try:
+        if zone is None:
+            os.unsetenv("TZ")
+        else:
+            os.putenv("TZ", zone)
+    except (AttributeError, OSError):
+        pass
+    time.tzset()
+
+
+def _same_items(current: list, saved: list) -> bool:
+    return len(current) == len(saved) and all(map(is_, current, saved))
+
+
+def _c_locale() -> str | None:
+    if _locale is None:
+        return None
+    try:
+        return _locale.setlocale(_locale.LC_ALL)   # a query: changes nothing
+    except _locale.Error:
+        return None
+
+
+def _put_back_dict(current: dict, saved: dict) -> bool:
+    """`current` made equal to `saved` when any key or value differs by identity (cleared and refilled,
+    which hashes nothing again and compares no key of the program's); whether it did."""
     if len(current) == len(saved) and all(map(is_, current, saved)) and all(map(is_, current.values(),
                                                                                  saved.values())):
-        return
+        return False
     current.clear()
     current.update(saved)
+    return True
 
 
 def _zone() -> tuple:
@@ -355,13 +430,16 @@ def _signal_handlers() -> dict:
     return handlers
 
 
-def _restore_signal_handlers(saved: dict) -> None:
+def _restore_signal_handlers(saved: dict) -> bool:
+    changed = False
     for number, handler in saved.items():
         if signal.getsignal(number) is not handler:
             try:
                 signal.signal(number, handler)
+                changed = True
             except (OSError, ValueError, TypeError, RuntimeError):   # not the main thread, or not settable
                 pass
+    return changed
 
 
 def _umask() -> int | None:

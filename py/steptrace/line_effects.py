@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import opcode
 import sys
+from bisect import bisect_left
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
@@ -211,11 +212,15 @@ def _entered_from_elsewhere(instructions: list[tuple]) -> set[int]:
     """Offsets a jump reaches from another line, or from further down (a loop): the stack there may hold
     values that no instruction of the line made."""
     line_at = {offset: line for offset, line, *_ in instructions}
+    offsets = [offset for offset, *_ in instructions]
     entered = set()
     for _offset, line, name, arg, after in instructions:
         if name in JUMPS:
             backward = "BACKWARD" in name
             target = after - 2 * arg if backward else after + 2 * arg
+            # A target with EXTENDED_ARG prefixes is the offset of the first: `decoded` gives the instruction's.
+            at = bisect_left(offsets, target)
+            target = offsets[at] if at < len(offsets) else target
             if backward or line_at.get(target) != line:
                 entered.add(target)
     return entered

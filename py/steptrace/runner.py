@@ -217,6 +217,7 @@ def run_case(source: str, module: str, setup: str, entry: str, *, function: str 
             recorder.values.previewer.forget()
             exceptions.forget()
             freeing.let_run_go(namespace, dropped)
+            run.put_back_process_state()        # again: a finalizer just run may have put a hook back
     document = {
         "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
         "python": sys.version.split()[0], "backend": chosen.name if chosen else "none",
