@@ -351,7 +351,7 @@ def _restore_process_state(state: dict) -> bool:
         _loaded_module("tracemalloc").stop()
         changed = True
     changed |= _restore_signal_handlers(state["handlers"])
-    if tuple(sys.get_asyncgen_hooks()) != state["asyncgen"]:
+    if not _same_items(tuple(sys.get_asyncgen_hooks()), state["asyncgen"]):   # by identity: no __eq__ runs
         sys.set_asyncgen_hooks(*state["asyncgen"])   # a hook of the program's would run in later runs
         changed = True
     copyreg = _loaded_module("copyreg")
@@ -383,7 +383,7 @@ def _restore_time_zone(state: dict, environ: dict) -> None:
     time.tzset()
 
 
-def _same_items(current: list, saved: list) -> bool:
+def _same_items(current: list | tuple, saved: list | tuple) -> bool:
     return len(current) == len(saved) and all(map(is_, current, saved))
 
 
