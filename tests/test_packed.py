@@ -233,28 +233,39 @@ def test_a_chunk_sealed_after_an_interrupt_is_whole(monkeypatch):
     assert list(chunk.lines) == [1, 2] and list(chunk.delta_event) == [0]
 
 
+READ_BY_THE_PAGE = (
+    "import { fromPacked } from './site/js/trace-columns.js';\n"
+    "import { Replay } from './site/js/replay.js';\n"
+    "import { readFileSync } from 'node:fs';\n"
+    "const p = JSON.parse(readFileSync(0, 'utf8'));\n"
+    "const columns = Object.fromEntries(\n"
+    "  Object.entries(p.columns).map(([k, v]) => [k, Buffer.from(v, 'base64')]));\n"
+    "try { new Replay(fromPacked({ ...p, columns })); console.log('read'); }\n"
+    "catch (e) { console.log(e.message); }\n")
+
+
+def read_by_the_page(packed: dict) -> str:
+    """What the page's engine says of a packed trace (columns base64, as `compared` holds them): "read",
+    or the message it refuses it with."""
+    done = subprocess.run(["node", "--input-type=module", "-e", READ_BY_THE_PAGE], cwd=REPO, capture_output=True,
+                          text=True, input=json.dumps(packed), timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
 def test_a_delta_outside_the_event_table_is_refused_with_its_place(compared):
     """The packed form leaves out each delta's frame (the page takes its event's): a delta at an event
     the table does not have must be named, not read as some frame's locals."""
     import struct
     packed = dict(compared[0]["packed"], columns=dict(compared[0]["packed"]["columns"]))
+    assert read_by_the_page(packed).strip() == "read"
     events = len(base64.b64decode(packed["columns"]["kind"]))
     deltas = bytearray(base64.b64decode(packed["columns"]["delta_event"]))
     assert len(deltas) >= 8
     deltas[4:8] = struct.pack("<i", events)
     packed["columns"]["delta_event"] = base64.b64encode(bytes(deltas)).decode()
-    script = ("import { fromPacked } from './site/js/trace-columns.js';\n"
-              "import { Replay } from './site/js/replay.js';\n"
-              "import { readFileSync } from 'node:fs';\n"
-              "const p = JSON.parse(readFileSync(0, 'utf8'));\n"
-              "const columns = Object.fromEntries(\n"
-              "  Object.entries(p.columns).map(([k, v]) => [k, Buffer.from(v, 'base64')]));\n"
-              "try { new Replay(fromPacked({ ...p, columns })); console.log('read'); }\n"
-              "catch (e) { console.log(e.message); }\n")
-    done = subprocess.run(["node", "--input-type=module", "-e", script], cwd=REPO, capture_output=True, text=True,
-                          input=json.dumps(packed), timeout=60)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "locals[1].i is not an event index" in done.stdout, done.stdout
+    said = read_by_the_page(packed)
+    assert "locals[1].i is not an event index" in said, said
 
 
 def test_a_packed_trace_of_another_form_is_refused_with_what_to_do(compared):
@@ -262,14 +273,5 @@ def test_a_packed_trace_of_another_form_is_refused_with_what_to_do(compared):
     packed = dict(compared[0]["packed"])
     packed["header"] = packed["header"].replace('"packed":2', '"packed":1')
     assert packed["header"] != compared[0]["packed"]["header"]
-    script = ("import { fromPacked } from './site/js/trace-columns.js';\n"
-              "import { readFileSync } from 'node:fs';\n"
-              "const p = JSON.parse(readFileSync(0, 'utf8'));\n"
-              "const columns = Object.fromEntries(\n"
-              "  Object.entries(p.columns).map(([k, v]) => [k, Buffer.from(v, 'base64')]));\n"
-              "try { fromPacked({ ...p, columns }); console.log('read'); }\n"
-              "catch (e) { console.log(e.message); }\n")
-    done = subprocess.run(["node", "--input-type=module", "-e", script], cwd=REPO, capture_output=True, text=True,
-                          input=json.dumps(packed), timeout=60)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "packed trace form 1 (this page reads 2): reload the page" in done.stdout, done.stdout
+    said = read_by_the_page(packed)
+    assert "packed trace form 1 (this page reads 2): reload the page" in said, said
