@@ -134,7 +134,7 @@ def judge(report: dict) -> None:
             docs = list(traced.values())
             assert docs[0]["events"] == docs[1]["events"], "the backends record different events"
             assert normalised(docs[0]) == normalised(docs[1]), "the backends record different values"
-    assert report["missed"] == [], "a look missed a change (a cheap step, or a stale value against a fresh preview)"
+    assert report["missed"] == [], "a look missed a change (a stale value against a fresh preview)"
     before, after = report["before"], report["after"]
     assert {k: v for k, v in after.items() if before[k] != v} == {}, "interpreter state leaked"
     assert report["planted_survived"] and report["outsider_survived"], "a file the run did not make was touched"
@@ -238,12 +238,12 @@ def _exception_group(doc):
 
 
 def _collection_during_a_look(doc):
-    """Some cheap step's look set off a collection whose finalizer changed `log`: that event has a second
-    locals row, from the look at every local the recorder took again (both rows fold in order). Not on
-    3.14 (Pyodide), whose incremental collector does not run at each counted allocation."""
+    """Some look set off a collection whose finalizer changed `log`: that event has a second locals row,
+    from the look the recorder took again (both rows fold in order). Not on 3.14 (Pyodide), whose
+    incremental collector does not run at each counted allocation."""
     rows = [(delta["i"], delta["f"]) for delta in doc["locals"]]
     if tuple(map(int, doc["python"].split(".")[:2])) < (3, 14):
-        assert len(rows) > len(set(rows)), "no collection ran during a cheap step's look"
+        assert len(rows) > len(set(rows)), "no collection ran during a look"
     assert doc["stdout_text"] == "200 True 3\n"
 
 

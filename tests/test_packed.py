@@ -78,22 +78,13 @@ def interrupting(self, preview, *rest):
 
 values.ValuePool.intern = interrupting
 
-both = {}
-original = runner._written
-
-
-def written(recorder, document, form):
-    both["json"] = original(recorder, document, "json")
-    both["packed"] = original(recorder, document, "packed")
-    return both["json"]
-
-
-runner._written = written
 for line in sys.stdin:
     job = json.loads(line)
     interrupt[:] = [job.get("interrupt_at", 0), 0]
-    runner.run_case(job["source"], job["module"], job["setup"], job["entry"], backend="settrace",
-                    max_events=job.get("max_events", 1_000_000), time_limit=job.get("time_limit", 10.0))
+    recording = runner.record_case(job["source"], job["module"], job["setup"], job["entry"], backend="settrace",
+                                   max_events=job.get("max_events", 1_000_000),
+                                   time_limit=job.get("time_limit", 10.0))
+    both = {"json": recording.written("json"), "packed": recording.written("packed")}
     packed = both["packed"]
     packed["columns"] = {k: base64.b64encode(v).decode() for k, v in packed["columns"].items()}
     print(json.dumps({"name": job["name"], "json": both["json"], "packed": packed}), flush=True)

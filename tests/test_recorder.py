@@ -799,49 +799,6 @@ def test_the_lesson_root_of_a_namespace_package_is_the_folder_it_was_found_in(tm
     del sys.modules["counter_of_the_caller"]
 
 
-COLLECTED_DURING_A_LOOK = '''\
-def main(box):
-    i = 0
-    i += 1
-    i += 2
-    return i
-'''
-
-
-def test_a_collection_during_a_cheap_look_is_followed_by_a_look_at_every_local(tmp_path, monkeypatch):
-    """A cheap step's look allocates, so it may set off a collection whose finalizers change any object
-    (here: one appends to `box` after the look). The recorder then looks at every local again at that
-    same event (a second locals row), so the event shows `box` as it is when the line runs."""
-    from steptrace import recorder as recorder_module
-    original = recorder_module.Recorder._locals_named
-    box: list = []
-    finalized = []
-
-    def look_then_collect(self, state, frame, index, names):
-        original(self, state, frame, index, names)
-        if not finalized:                   # a finalizer of the program's, run by a collection the look set off
-            finalized.append(index)
-            box.append("finalized")
-            self.on_gc("start", {})
-
-    monkeypatch.setattr(recorder_module.Recorder, "_locals_named", look_then_collect)
-    # Cheap steps are off while another thread lives; this process may hold the Pyodide bridge's reader
-    # threads, which touch no frame of the run.
-    monkeypatch.setattr(recorder_module, "_thread_count", lambda: 0)
-    (tmp_path / "collected_in_look.py").write_text(COLLECTED_DURING_A_LOOK, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(sys.modules, "box_holder", type(sys)("box_holder"))
-    sys.modules["box_holder"].box = box
-    doc = json.loads(run_case("collected_in_look.py", "collected_in_look",
-                              "from collected_in_look import main\nfrom box_holder import box\n", "main(box)\n"))
-    assert doc["end"]["status"] == "returned" and finalized
-    event = finalized[0]
-    rows = [delta for delta in doc["locals"] if delta["i"] == event]
-    assert len(rows) == 2 and "box" in rows[1]["set"], rows
-    assert next(iter(locals_at(doc, event).values()))["box"]["r"] == "['finalized']"
-    check_document(doc)
-
-
 def test_a_shown_module_in_one_portion_of_a_split_namespace_package_starts_afresh_each_run(tmp_path, monkeypatch):
     """A namespace package may have portions in several sys.path entries: the lesson tree is the entry that
     holds the shown module's file (not the first portion's), so its module state starts afresh each run."""
@@ -859,37 +816,6 @@ def test_a_shown_module_in_one_portion_of_a_split_namespace_package_starts_afres
     assert printed == ["1\n"] * 3
     for name in [name for name in sys.modules if name.split(".")[0] == "shapes"]:
         del sys.modules[name]
-
-
-def test_a_collection_during_a_full_look_is_followed_by_another_look(tmp_path, monkeypatch):
-    """The same for a look at every local: the recorder looks again at that event while a collection
-    ran during the look (the collector itself is never held off: a finalizer or signal handler of the
-    program's that runs inside a look would see it off)."""
-    from steptrace import recorder as recorder_module
-    original = recorder_module.Recorder._look
-    box: list = []
-    looked = []
-
-    def look_then_collect(self, state, frame, index):
-        original(self, state, frame, index)
-        looked.append(index)
-        if frame.f_code.co_name == "main" and not box and len(looked) > 1:
-            box.append("finalized")
-            self.on_gc("start", {})
-
-    monkeypatch.setattr(recorder_module.Recorder, "_look", look_then_collect)
-    (tmp_path / "collected_in_full_look.py").write_text(
-        "def main(box):\n    box.sort()\n    box.sort()\n    return len(box)\n", encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(sys.modules, "box_holder", type(sys)("box_holder"))
-    sys.modules["box_holder"].box = box
-    doc = json.loads(run_case("collected_in_full_look.py", "collected_in_full_look",
-                              "from collected_in_full_look import main\nfrom box_holder import box\n", "main(box)\n"))
-    assert doc["end"]["status"] == "returned" and box == ["finalized"]
-    event = looked[1]
-    assert looked.count(event) == 2               # looked again at the same event
-    assert next(iter(locals_at(doc, event).values()))["box"]["r"] == "['finalized']"
-    check_document(doc)
 
 
 HANDLER_LOOP = '''\
@@ -916,22 +842,16 @@ def main():
 '''
 
 
-def test_a_function_with_a_named_handler_still_takes_cheap_steps(tmp_path, monkeypatch):
-    """`except ... as error` puts its clean-up (error = None; del error) in every line's plan. Outside the
-    handler `error` is unbound, and overwriting an unbound name drops nothing: the pure lines around it are
-    cheap (they never were), and every one of them still misses nothing (`looks_checked`)."""
-    sys.path.insert(0, str(REPO / "tests" / "adversarial"))
-    try:
-        from harness import looks_checked
-    finally:
-        sys.path.remove(str(REPO / "tests" / "adversarial"))
-    from steptrace import recorder as recorder_module
-    # Cheap steps are off while another thread lives (this process may hold the Pyodide bridge's).
-    monkeypatch.setattr(recorder_module, "_thread_count", lambda: 0)
+def test_a_loop_around_a_named_handler_shows_every_step_as_it_is(tmp_path, monkeypatch):
+    """`except ... as error` unbinds `error` as the handler ends (its finalizer runs then): every look of
+    the loop around it agrees with a fresh preview of every local (`check_looks`), on both backends."""
     (tmp_path / "named_handler.py").write_text(HANDLER_LOOP, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    with looks_checked() as (missed, cheap):
+    for backend in ["settrace", "monitoring"] if monitor.available() else ["settrace"]:
         doc = json.loads(run_case("named_handler.py", "named_handler", "from named_handler import main\n",
-                                  "print(main())\n", backend="settrace"))
-    assert doc["stdout_text"] == "(438, 3)\n" and doc["stats"]["internal_errors"] == []
-    assert missed == [] and len(cheap) >= 50, (missed, len(cheap))
+                                  "print(main())\n", backend=backend, check_looks=True))
+        assert doc["stdout_text"] == "(438, 3)\n" and doc["stats"]["internal_errors"] == []
+        assert doc["stats"]["stale_looks"] == []
+        shown = [index for index in range(len(doc["events"]["kind"]))
+                 if "error" in next(iter(locals_at(doc, index).values()), {})]
+        assert len(shown) >= 3, "the handler's `error` is shown while it is bound"

@@ -51,18 +51,12 @@ def lesson_trace(pyodide, function: str, case: str, **kw) -> dict:
                                 function=function, case=case, **kw))
 
 
-def test_pyodide_runs_python_314(pyodide):
-    assert pyodide.python_version.startswith("3.14")
-
-
-def test_pyodide_cannot_start_a_thread(pyodide):
-    """The recorder's cheap steps skip the per-step thread count in Pyodide (recorder.NO_THREADS): if a
-    Pyodide ever starts threads, that shortcut must go."""
-    answer = pyodide.run_json("import json, threading\nfrom steptrace import recorder\n"
-                              "try:\n    threading.Thread(target=print).start()\n    started = 'started'\n"
-                              "except RuntimeError as error:\n    started = str(error)\n"
-                              "result = json.dumps([recorder.NO_THREADS, started])")
-    assert answer == [True, "can't start new thread"], answer
+def test_pyodide_records_with_sys_monitoring_by_default(pyodide):
+    """In the page's Python (3.14) `auto` takes the monitoring backend: a foreign function costs one
+    callback in the whole run, not one per call."""
+    doc = lesson_trace(pyodide, "split_history", "normal")
+    assert doc["python"].startswith("3.14") and doc["backend"] == "monitoring"
+    assert doc["end"]["status"] == "returned" and doc["stats"]["events"] > 10
 
 
 def test_a_tool_the_program_freed_leaves_no_callback_behind(pyodide):

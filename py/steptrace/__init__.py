@@ -6,12 +6,12 @@ authors run `python -m steptrace trace ...` on CPython.
 
 Modules, one concern each. In the worker: `previews` (bounded previews and their
 snaps, no program code run), `values` (the value table and change checks),
-`exceptions` (describing one), `table` (the event table with its head window and
-tail ring), `recorder` (frames, locals diffs), `settrace` and `monitor` (the two
-backends), `deadline` (the time limit), `capture` (stdout and stderr),
-`isolation` (a clean interpreter and private folders per run), `files` (what the
-run made), `runner` (one run -> one document), `limits` (the run limits, also
-checked for authors), `line_effects` (which names a line can change),
-`document` and `packed` (the trace's two forms). For authors and the build: `cli`,
+`snap_check` ("does it still preview the same?"), `exceptions` (describing one),
+`table` (the event table with its head window and tail ring), `recorder` (frames,
+locals diffs), `settrace` and `monitor` (the two backends), `deadline` (the time
+limit), `capture` (stdout and stderr), `isolation` (a clean interpreter and private
+folders per run), `freeing` (letting a run's objects go one at a time), `files`
+(what the run made), `runner` (one run -> one document), `limits` (the run limits,
+also checked for authors), `document` and `packed` (the trace's two forms). For authors and the build: `cli`,
 `scenario` (scenario files), `targets` (what a lesson may name).
 """

@@ -34,10 +34,18 @@ from builtins import (
     type,
 )
 
-from .line_effects import line_map
 from .recorder import LimitReached, Recorder
 
 TOOL_NAME = "stepwise"
+
+
+def line_map(code: types.CodeType) -> dict[int, int | None]:
+    """Bytecode offset -> line number, for every instruction of `code` (what a JUMP's offsets are on)."""
+    lines: dict[int, int | None] = {}
+    for start, end, number in code.co_lines():
+        for offset in range(start, end, 2):
+            lines[offset] = number
+    return lines
 
 
 def available() -> bool:
@@ -87,7 +95,6 @@ class MonitoringBackend:
         monitoring = sys.monitoring
         events = monitoring.events
         self.tool = tool = claim_tool()
-        self.recorder.own_tools = 1
         monitoring.restart_events()       # forget DISABLEs left from an earlier run
         recorder = self.recorder
         filename = recorder.filename

@@ -38,6 +38,7 @@ from builtins import (
     type,
 )
 from collections.abc import Callable
+from typing import Any
 
 from . import exceptions, freeing, monitor, packed
 from . import files as run_files
@@ -122,123 +123,158 @@ def pick_backend(name: str, recorder: Recorder):
     return monitor.MonitoringBackend(recorder)
 
 
-def run_case(source: str, module: str, setup: str, entry: str, *, function: str | None = None,
-             case: str | None = None, max_events: int = DEFAULT_EVENTS, time_limit: float = DIRECT_SECONDS,
-             backend: str = "auto", record: bool = True,
-             on_phase: Callable[[str], None] | None = None, form: str = "json") -> str | dict:
+def run_case(source: str, module: str, setup: str, entry: str, *, form: str = "json", **options: Any) -> str | dict:
     """Run setup then entry; return the trace document (docs/trace-format.md) as a JSON string,
     or with `form="packed"` as columns of bytes and two short JSON texts (`packed.pack`).
-
-    `record=False` runs the same code without any recorder (for overhead comparison);
-    the document then has no events and `backend` "none". `on_phase("running")` is called just
-    before the lesson's module is imported and `on_phase("finishing")` once the code has stopped,
-    before the recorder is taken down: a watchdog (the browser worker's) may interrupt only between
-    the two. A KeyboardInterrupt earlier would tear the run's isolation half set up, later the
-    recorder's teardown or the trace being written; between, it ends the run as stopped
-    ("interrupted"), like any other ending.
-    """
-    if backend not in BACKENDS:
-        raise RunnerError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    `options` are `record_case`'s."""
     if form not in FORMS:
         raise RunnerError(f"unknown form {form!r}; use one of {', '.join(FORMS)}")
+    return record_case(source, module, setup, entry, **options).written(form)
+
+
+class Recording:
+    """A finished run: the recorder's tables and the document's other fields, written in either form."""
+
+    def __init__(self, recorder: Recorder, document: dict) -> None:
+        self.recorder, self.document = recorder, document
+
+    def written(self, form: str = "json") -> str | dict:
+        """The JSON document (`"json"`) or the packed columns (`"packed"`); either may be asked for again."""
+        if form == "packed":
+            return packed.pack(self.recorder, self.document)
+        return document_text(self.recorder, self.document)
+
+
+def record_case(source: str, module: str, setup: str, entry: str, *, function: str | None = None,
+                case: str | None = None, max_events: int = DEFAULT_EVENTS, time_limit: float = DIRECT_SECONDS,
+                backend: str = "auto", record: bool = True, on_phase: Callable[[str], None] | None = None,
+                check_looks: bool = False) -> Recording:
+    """Run setup then entry in a clean run (`isolation.CleanRun`), recording the shown file.
+
+    `record=False` runs the same code without any recorder (for overhead comparison); the document
+    then has no events and `backend` "none". `on_phase("running")` is called just before the lesson's
+    module is imported and `on_phase("finishing")` once the code has stopped, before the recorder is
+    taken down: a watchdog (the browser worker's) may interrupt only between the two. A
+    KeyboardInterrupt earlier would tear the run's isolation half set up, later the recorder's teardown
+    or the trace being written; between, it ends the run as stopped ("interrupted"), like any other
+    ending. `check_looks` (tests only): `Recorder`'s oracle, its findings in `stats.stale_looks`."""
+    if backend not in BACKENDS:
+        raise RunnerError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
     try:
         setup_code = compile(setup, "<setup>", "exec")
         entry_code = compile(entry, "<entry>", "exec")
     except SyntaxError as error:   # nothing runs: the reader's (or author's) code is said wrong at its line
-        return _written(*_not_run(error, source, function, case), form)
+        return Recording(*_not_run(error, source, function, case))
     root, filename = locate(source, module)
-    with CleanRun(root) as run:
-        recorder = Recorder(filename, max_events=max_events, time_limit=time_limit)
-        sys.addaudithook = _audit_hooks_refused(recorder)  # CleanRun puts `sys`'s own back
-        chosen = pick_backend(backend, recorder) if record else None
-        namespace: dict = {"__name__": "__stepwise__", "__builtins__": sys.modules["builtins"]}
-        capture = OutputCapture(recorder.stdout if record else None)
-        deadline = Deadline(recorder, time_limit)
-        error: BaseException | None = None
-        fault: str | None = None
-        started = time.perf_counter()
+    with CleanRun(root) as clean:
+        recorder = Recorder(filename, max_events=max_events, time_limit=time_limit, check_looks=check_looks)
+        sys.addaudithook = _audit_hooks_refused(recorder)
+        program = Program(recorder, pick_backend(backend, recorder) if record else None, time_limit, on_phase)
+        with program.capture:
+            program.run(module, setup_code, entry_code, clean)
+            sys.addaudithook = _ADD_AUDIT_HOOK       # (CleanRun would put it back, a round later)
+            end = _end(program.error, recorder, filename, program.elapsed, program.fault)
+            found = program.let_go(clean)
+    capture = program.capture
+    document = {
+        "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
+        "python": sys.version.split()[0], "backend": program.backend.name if program.backend else "none",
+        "stdout_text": capture.out.text(), "stderr_text": capture.err.text(), "end": end, "files": found,
+        "stats": {"events": recorder.count, "kept": recorder.table.kept(), "calls": recorder.calls,
+                  "elapsed_ms": round(program.elapsed, 3), "stdout_truncated": capture.truncated,
+                  "internal_errors": recorder.internal_errors},
+    }
+    if check_looks:
+        document["stats"]["stale_looks"] = recorder.stale_looks
+    return Recording(recorder, document)
+
+
+class Program:
+    """One run of the program, in the order it must happen: the module imported and setup run, the
+    entry run with the recorder installed, and then what the run leaves let go (`let_go`)."""
+
+    def __init__(self, recorder: Recorder, backend: Any, time_limit: float,
+                 on_phase: Callable[[str], None] | None) -> None:
+        self.recorder, self.backend = recorder, backend
+        self.namespace: dict = {"__name__": "__stepwise__", "__builtins__": sys.modules["builtins"]}
+        self.capture = OutputCapture(recorder.stdout if backend is not None else None)
+        self.deadline = Deadline(recorder, time_limit)
+        self.error: BaseException | None = None
+        self.fault: str | None = None     # why the recorder could not start
+        self.elapsed = 0.0
         # Said once, by the first statement that runs after the program's code: from the worker's
         # uninstalling its interrupt buffer there, no KeyboardInterrupt can land in the recorder's own
         # code (a check point before a `try` of ours, or a loop's back edge that CPython leaves out of
         # the exception table, would let one tear the run's isolation).
-        ending = on_phase
-        with capture:
+        self.ending = on_phase
+
+    def run(self, module: str, setup_code: Any, entry_code: Any, clean: CleanRun) -> None:
+        """Everything of the program's, with every ending kept as data in `error`."""
+        started = time.perf_counter()
+        try:
+            if self.ending is not None:
+                self.ending("running")   # an interrupt sent before now is taken here, inside the try
+            self.deadline.arm()
+            importlib.import_module(module)
+            exec(setup_code, self.namespace)
+            if self.backend is None:
+                exec(entry_code, self.namespace)
+            else:
+                self._traced(entry_code)
+        except BaseException as caught:  # noqa: BLE001 - every ending is data here
+            self.error = caught
+        finally:
+            if self.ending is not None:
+                self.ending("finishing")
+                self.ending = None
+            clean.lift_recursion_limit()      # the teardown below must not run under a program's tiny limit
+            _disarm(self.deadline)
+        self.elapsed = (time.perf_counter() - started) * 1000
+        self.recorder.finish(returned=self.error is None)
+
+    def _traced(self, entry_code: Any) -> None:
+        """The entry, with the recorder installed around it and a collection's start heard first (its
+        finalizers may change anything; first, so a callback of the program's cannot take it out)."""
+        hook = self.recorder.gc_hook
+        gc.callbacks.insert(0, hook)
+        try:
             try:
-                if on_phase is not None:
-                    on_phase("running")   # an interrupt sent before now is taken here, inside the try
-                deadline.arm()
-                importlib.import_module(module)
-                exec(setup_code, namespace)
-                if chosen is not None:
-                    recorder.gc_hook = recorder.on_gc
-                    gc.callbacks.insert(0, recorder.gc_hook)    # a collection's finalizers may change anything;
-                    # first, so a callback of the program's cannot take it out before it runs
-                    try:
-                        try:
-                            chosen.install()
-                        except Exception as failure:  # noqa: BLE001 - the recorder could not start
-                            fault = exception_text(failure)
-                            raise
-                        try:
-                            exec(entry_code, namespace)
-                        finally:
-                            try:
-                                if ending is not None:   # first: nothing may interrupt the recorder's teardown
-                                    ending("finishing")
-                                    ending = None
-                            finally:
-                                chosen.uninstall()
-                    finally:
-                        for position, hook in enumerate(gc.callbacks):   # by identity: `in` would call __eq__
-                            if hook is recorder.gc_hook:
-                                del gc.callbacks[position]
-                                break
-                else:
-                    exec(entry_code, namespace)
-            except BaseException as caught:  # noqa: BLE001 - every ending is data here
-                error = caught
+                self.backend.install()
+            except Exception as failure:  # noqa: BLE001 - the recorder could not start
+                self.fault = exception_text(failure)
+                raise
+            try:
+                exec(entry_code, self.namespace)
             finally:
-                if ending is not None:
-                    ending("finishing")
-                    ending = None
-                run.lift_recursion_limit()      # the teardown below must not run under a program's tiny limit
-                _disarm(deadline)
-            elapsed = (time.perf_counter() - started) * 1000
-            recorder.finish(returned=error is None)
-            end = _end(error, recorder, filename, elapsed, fault)
-            held = freeing.exception_in_freeing_order(error)
-            del error
-            freeing.let_go(held)                # a long traceback freed at once overflows Pyodide's stack
-            found = run_files.collect(run.temp_dir, run.work_dir)
-            # The run's objects go now, so their finalizers' output is still this run's; one at a time
-            # (`freeing`: a long chain freed at once overflows Pyodide's stack).
-            dropped = run.forget_lesson_modules()
-            run.put_back_shared_state()
-            recorder.values.previewer.forget()
-            exceptions.forget()
-            freeing.let_run_go(namespace, dropped)
-            run.put_back_process_state()        # again: a finalizer just run may have put a hook back
-    document = {
-        "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
-        "python": sys.version.split()[0], "backend": chosen.name if chosen else "none",
-        "stdout_text": capture.out.text(),
-        "stderr_text": capture.err.text(),
-        "end": end,
-        "files": found,
-    }
-    document["stats"] = {
-        "events": recorder.count, "kept": recorder.table.kept(), "calls": recorder.calls,
-        "elapsed_ms": round(elapsed, 3), "stdout_truncated": capture.truncated,
-        "internal_errors": recorder.internal_errors,
-    }
-    return _written(recorder, document, form)
+                try:
+                    if self.ending is not None:   # first: nothing may interrupt the recorder's teardown
+                        self.ending("finishing")
+                        self.ending = None
+                finally:
+                    self.backend.uninstall()
+        finally:
+            for position, callback in enumerate(gc.callbacks):   # by identity: `in` would call __eq__
+                if callback is hook:
+                    del gc.callbacks[position]
+                    break
 
-
-def _written(recorder: Recorder, document: dict, form: str) -> str | dict:
-    """The run's trace in the form asked for: `document` holds all but the tables."""
-    if form == "packed":
-        return packed.pack(recorder, document)
-    return document_text(recorder, document)
+    def let_go(self, clean: CleanRun) -> list:
+        """Free what the run leaves while its output is still captured, so finalizers print into it:
+        the exception (a long traceback freed at once overflows Pyodide's stack), the state the program
+        displaced, its modules and namespace (`freeing`: one object at a time); then the state again, in
+        case a finalizer just run put something back. Returns the files the run made."""
+        held = freeing.exception_in_freeing_order(self.error)
+        self.error = None
+        freeing.let_go(held)
+        found = run_files.collect(clean.temp_dir, clean.work_dir)
+        dropped = clean.forget_lesson_modules()
+        clean.put_back()
+        self.recorder.values.previewer.forget()
+        exceptions.forget()
+        namespace, self.namespace = self.namespace, {}
+        freeing.let_run_go(namespace, dropped)
+        clean.put_back()
+        return found
 
 
 def _not_run(error: SyntaxError, source: str, function: str | None, case: str | None) -> tuple[Recorder, dict]:
@@ -265,6 +301,9 @@ def _disarm(deadline: Deadline) -> None:
             return
         except LimitReached:
             continue
+
+
+_ADD_AUDIT_HOOK = sys.addaudithook
 
 
 def _audit_hooks_refused(recorder: Recorder) -> Callable[[Callable], None]:

@@ -252,96 +252,136 @@ def _limits(raw: object, base: Limits, path: Path, line: int | None, where: str)
     return limits
 
 
+class _Entry:
+    """One [[functions]] entry being read: where its keys sit in the file, for errors with a line."""
+
+    def __init__(self, name: str, text: str, path: Path, at: int | None) -> None:
+        self.name, self.text, self.path, self.at = name, text, path, at
+
+    def line(self, pattern: str) -> int | None:
+        """The line of the entry's first line matching `pattern` (a regex), from its `name` on."""
+        return _line_of(self.text, pattern, self.at or 0)
+
+    def key_line(self, key: str) -> int | None:
+        return self.line(rf"^\s*{re.escape(key)}\s*=")
+
+    def error(self, line: int | None, message: str) -> ScenarioError:
+        return ScenarioError(self.path, line, message)
+
+
 def _function(spec: dict, text: str, path: Path, source_path: Path, source_text: str,
               defined: dict[str, Target], labels: dict, seen: dict, lesson_limits: Limits) -> Function:
+    entry_of = _named_entry(spec, text, path, source_path, defined, seen)
+    name = entry_of.name
+    cases = _cases(spec, entry_of, labels)
+    setup, entry = spec.get("setup", ""), spec["entry"]
+    if not isinstance(setup, str) or not isinstance(entry, str) or not entry.strip():
+        raise entry_of.error(entry_of.at, f"`setup` and `entry` of {name!r} must be strings; `entry` must call it")
+    setup_line, entry_line = entry_of.key_line("setup"), entry_of.key_line("entry")
+    _compile(setup, "<setup>", path, setup_line, f"the setup of {name!r}")
+    _compile(entry.strip("\n"), "<entry>", path, entry_line + 1 if entry_line else None, f"the entry of {name!r}")
+    node = defined[name]
+    stages = _stages(spec.get("stages", []), entry_of, node, source_text.splitlines(), source_path)
+    limits = _limits(spec.get("limits", {}), lesson_limits, path, entry_of.key_line("limits"),
+                     f"the limits of {name!r}")
+    after_run = spec.get("after_run")
+    if after_run is not None:
+        after_run = _labels(after_run, f"`after_run` of {name!r}", path, entry_of.key_line("after_run"))
+    budget = spec.get("history_budget")
+    if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0):
+        raise entry_of.error(entry_of.key_line("history_budget"),
+                             f"`history_budget` of {name!r} must be a positive whole number of bytes")
+    return Function(name, list(cases), setup, entry, stages, node.first, node.last, node.kind, limits,
+                    _condition_example(spec.get("condition_example"), entry_of), after_run, budget,
+                    _outcomes(spec.get("outcomes", {}), entry_of, cases),
+                    _code_start(text, setup_line if setup.strip() else None, setup),
+                    _code_start(text, entry_line, entry))
+
+
+def _named_entry(spec: dict, text: str, path: Path, source_path: Path, defined: dict[str, Target],
+                 seen: dict) -> _Entry:
+    """The entry's `name`, checked: given, listed once, defined by the shown file; its keys known."""
     name = spec.get("name")
     if not isinstance(name, str) or not name:
         raise ScenarioError(path, _line_of(text, r"^\s*\[\[functions\]\]"), "a [[functions]] entry has no `name`")
-    at = _line_of(text, rf"^\s*name\s*=\s*[\"']{re.escape(name)}[\"']") or None
+    entry = _Entry(name, text, path, _line_of(text, rf"^\s*name\s*=\s*[\"']{re.escape(name)}[\"']") or None)
     if name in seen:
-        raise ScenarioError(path, at, f"function {name!r} is listed twice; merge the two entries")
+        raise entry.error(entry.at, f"function {name!r} is listed twice; merge the two entries")
     if name not in defined:
-        raise ScenarioError(path, at, f"unknown function {name!r}: {source_path.name} defines "
-                                      f"{', '.join(defined) or 'no functions or classes'}")
+        raise entry.error(entry.at, f"unknown function {name!r}: {source_path.name} defines "
+                                    f"{', '.join(defined) or 'no functions or classes'}")
     for key in ("cases", "entry"):
         if key not in spec:
-            raise ScenarioError(path, at, f"function {name!r} is missing `{key}`")
+            raise entry.error(entry.at, f"function {name!r} is missing `{key}`")
     unknown = sorted(set(spec) - FUNCTION_KEYS)
     if unknown:
-        raise ScenarioError(path, _line_of(text, rf"^\s*{re.escape(unknown[0])}\s*=", at or 0),
-                            f"function {name!r} has unknown key(s) {', '.join(unknown)}; "
-                            f"a [[functions]] entry takes {', '.join(sorted(FUNCTION_KEYS))}")
-    cases = spec["cases"]
+        raise entry.error(entry.key_line(unknown[0]), f"function {name!r} has unknown key(s) {', '.join(unknown)}; "
+                                                     f"a [[functions]] entry takes {', '.join(sorted(FUNCTION_KEYS))}")
+    return entry
+
+
+def _cases(spec: dict, entry: _Entry, labels: dict) -> list[str]:
+    """The case ids the entry offers: each defined in [cases], each once."""
+    cases, name = spec["cases"], entry.name
     if not isinstance(cases, list) or not cases or not all(isinstance(c, str) for c in cases):
-        raise ScenarioError(path, at, f"`cases` of {name!r} must be a non-empty list of case ids")
+        raise entry.error(entry.at, f"`cases` of {name!r} must be a non-empty list of case ids")
     for case in cases:
         if case not in labels:
-            raise ScenarioError(path, _line_of(text, r"^\s*cases\s*=", at or 0),
-                                f"function {name!r} offers case {case!r}, which [cases] does not define")
+            raise entry.error(entry.key_line("cases"),
+                              f"function {name!r} offers case {case!r}, which [cases] does not define")
     duplicates = sorted({c for c in cases if cases.count(c) > 1})
     if duplicates:
-        raise ScenarioError(path, _line_of(text, r"^\s*cases\s*=", at or 0),
-                            f"function {name!r} lists case id(s) {', '.join(duplicates)} more than once")
-    setup, entry = spec.get("setup", ""), spec["entry"]
-    if not isinstance(setup, str) or not isinstance(entry, str) or not entry.strip():
-        raise ScenarioError(path, at, f"`setup` and `entry` of {name!r} must be strings; `entry` must call it")
-    _compile(setup, "<setup>", path, _line_of(text, r"^\s*setup\s*=", at or 0), f"the setup of {name!r}")
-    entry_line = _line_of(text, r"^\s*entry\s*=", at or 0)
-    _compile(entry.strip("\n"), "<entry>", path, entry_line + 1 if entry_line else None, f"the entry of {name!r}")
+        raise entry.error(entry.key_line("cases"),
+                          f"function {name!r} lists case id(s) {', '.join(duplicates)} more than once")
+    return cases
 
-    node = defined[name]
-    lines = source_text.splitlines()
-    stages = []
-    raw_stages = spec.get("stages", [])
+
+def _stages(raw_stages: object, entry: _Entry, node: Target, lines: list[str], source_path: Path) -> list[Stage]:
+    """The diagram's stages: each the unique start of a line of the function, in source order."""
+    name = entry.name
     if not isinstance(raw_stages, list):
-        raise ScenarioError(path, _line_of(text, r"^\s*stages\s*=", at or 0),
-                            f"`stages` of {name!r} must be a list of {{ start, zh, en }}")
+        raise entry.error(entry.key_line("stages"), f"`stages` of {name!r} must be a list of {{ start, zh, en }}")
+    stages = []
     for raw in raw_stages:
         if not isinstance(raw, dict) or not isinstance(raw.get("start"), str) or not raw["start"]:
-            raise ScenarioError(path, _line_of(text, r"^\s*stages\s*=", at or 0),
-                                f"each stage of {name!r} needs `start` (the start of a line in the function)")
-        where = _line_of(text, re.escape(raw["start"]), at or 0)
-        label = _labels(raw, f"stage {raw['start']!r}", path, where)
-        hits = [n for n in range(node.first, node.last + 1)
-                if lines[n - 1].strip().startswith(raw["start"])]
+            raise entry.error(entry.key_line("stages"),
+                              f"each stage of {name!r} needs `start` (the start of a line in the function)")
+        where = entry.line(re.escape(raw["start"]))
+        label = _labels(raw, f"stage {raw['start']!r}", entry.path, where)
+        hits = [n for n in range(node.first, node.last + 1) if lines[n - 1].strip().startswith(raw["start"])]
         if len(hits) != 1:
             problem = "matches no line" if not hits else f"matches lines {hits}"
-            raise ScenarioError(path, where, f"stage start {raw['start']!r} {problem} of {name}() in "
-                                             f"{source_path.name}; make it the unique start of one line")
+            raise entry.error(where, f"stage start {raw['start']!r} {problem} of {name}() in "
+                                     f"{source_path.name}; make it the unique start of one line")
         stages.append(Stage(raw["start"], label["zh"], label["en"], hits[0]))
     if [s.line for s in stages] != sorted(s.line for s in stages):
-        raise ScenarioError(path, at, f"the stages of {name!r} must be listed in source order")
-    limits = _limits(spec.get("limits", {}), lesson_limits, path, _line_of(text, r"^\s*limits\s*=", at or 0),
-                     f"the limits of {name!r}")
-    example = spec.get("condition_example")
-    if example is not None:
-        where = _line_of(text, r"^\s*condition_example\s*=", at or 0)
-        if not isinstance(example, str) or not example.strip():
-            raise ScenarioError(path, where, f"`condition_example` of {name!r} must be a condition, e.g. \"i > 2\"")
-        try:
-            compile(example, "<condition>", "eval")
-        except SyntaxError as error:
-            raise ScenarioError(path, where, f"`condition_example` of {name!r} is not an expression: {error.msg}") \
-                from None
-    after_run = spec.get("after_run")
-    if after_run is not None:
-        after_run = _labels(after_run, f"`after_run` of {name!r}", path, _line_of(text, r"^\s*after_run\s*=", at or 0))
-    budget = spec.get("history_budget")
-    if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0):
-        raise ScenarioError(path, _line_of(text, r"^\s*history_budget\s*=", at or 0),
-                            f"`history_budget` of {name!r} must be a positive whole number of bytes")
-    outcomes = spec.get("outcomes", {})
-    outcomes_line = _line_of(text, r"^\s*outcomes", at or 0)
+        raise entry.error(entry.at, f"the stages of {name!r} must be listed in source order")
+    return stages
+
+
+def _condition_example(example: object, entry: _Entry) -> str | None:
+    """The breakpoint-condition placeholder, when given: an expression."""
+    if example is None:
+        return None
+    where, name = entry.key_line("condition_example"), entry.name
+    if not isinstance(example, str) or not example.strip():
+        raise entry.error(where, f"`condition_example` of {name!r} must be a condition, e.g. \"i > 2\"")
+    try:
+        compile(example, "<condition>", "eval")
+    except SyntaxError as error:
+        raise entry.error(where, f"`condition_example` of {name!r} is not an expression: {error.msg}") from None
+    return example
+
+
+def _outcomes(outcomes: object, entry: _Entry, cases: list[str]) -> dict:
+    """What the build checks per case: `raises` and/or `prints`, for cases the entry offers."""
     if not isinstance(outcomes, dict) or not all(
             case in cases and isinstance(value, dict) and value and set(value) <= {"raises", "prints"}
             and all(isinstance(v, str) and v for v in value.values()) for case, value in outcomes.items()):
-        raise ScenarioError(path, outcomes_line,
-                            f"`outcomes` of {name!r} maps a case it offers to {{ raises = \"ExceptionName\" }} "
-                            f"and/or {{ prints = \"its first line of output\" }}")
-    setup_line = _line_of(text, r"^\s*setup\s*=", at or 0) if setup.strip() else None
-    return Function(name, list(cases), setup, entry, stages, node.first, node.last, node.kind, limits,
-                    example, after_run, budget, outcomes, _code_start(text, setup_line, setup),
-                    _code_start(text, entry_line, entry))
+        raise entry.error(entry.line(r"^\s*outcomes"),
+                          f"`outcomes` of {entry.name!r} maps a case it offers to {{ raises = \"ExceptionName\" }} "
+                          f"and/or {{ prints = \"its first line of output\" }}")
+    return outcomes
 
 
 def _code_start(text: str, line: int | None, code: str) -> int | None:

@@ -84,7 +84,6 @@ class SettraceBackend:
                 state.local = local_for(state)
             return state.local
 
-        recorder.own_trace = global_trace
         sys.settrace(global_trace)
 
     def uninstall(self) -> None:

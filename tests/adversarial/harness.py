@@ -20,7 +20,6 @@ whether a file planted outside the run survived.
 from __future__ import annotations
 
 import builtins
-import contextlib
 import gc
 import json
 import os
@@ -69,7 +68,7 @@ def run(run_case, name: str, setup: str, entry: str, **options) -> tuple[dict, f
     return json.loads(text), time.perf_counter() - started
 
 
-def peak_memory(run_case, name: str, setup: str, entry: str, **options) -> dict:
+def peak_memory(name: str, setup: str, entry: str, **options) -> dict:
     """Peak Python memory of one whole run up to the writing of its trace, and how the run ended.
 
     Writing the trace is left out: it costs in proportion to the trace, which the event and preview
@@ -77,22 +76,16 @@ def peak_memory(run_case, name: str, setup: str, entry: str, **options) -> dict:
     besides the program's own memory (the trace's tables included)."""
     import tracemalloc
 
-    from steptrace import runner
-    peaks: list[int] = []
-    write = runner._written
-
-    def written(recorder, document, form):
-        peaks.append(tracemalloc.get_traced_memory()[1])
-        return write(recorder, document, form)
-
-    runner._written = written
+    from steptrace.runner import record_case
+    options = {"time_limit": MEMORY_TIME_LIMIT, "max_events": MAX_EVENTS, **options}
     tracemalloc.start()
     try:
-        doc, _ = run(run_case, name, setup, entry, time_limit=MEMORY_TIME_LIMIT, **options)
+        recording = record_case(f"{name}.py", name, setup, entry, function="main", case=name, **options)
+        peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-        runner._written = write
-    return {"peak": peaks[-1], "status": doc["end"]["status"], "reason": doc["end"]["reason"]}
+    end = recording.document["end"]
+    return {"peak": peak, "status": end["status"], "reason": end["reason"]}
 
 
 def examine(directory: str, name: str, backends: list[str]) -> dict:
@@ -121,8 +114,8 @@ def examine(directory: str, name: str, backends: list[str]) -> dict:
         report["missed"] = checked_steps(run_case, name, setup, entry, backends[0])
         if "memory" in found:
             report["memory"] = {
-                "untraced": peak_memory(run_case, name, setup, entry, record=False),
-                "traced": peak_memory(run_case, name, setup, entry, backend=backends[0]),
+                "untraced": peak_memory(name, setup, entry, record=False),
+                "traced": peak_memory(name, setup, entry, backend=backends[0]),
             }
         report["after"] = state()
     finally:
@@ -135,113 +128,13 @@ def examine(directory: str, name: str, backends: list[str]) -> dict:
     return report
 
 
-def collector_waiting(action, *args) -> None:
-    """`action(*args)` with the collector kept waiting (no contextlib: this runs inside the program's
-    run, which may have rebound the exceptions contextlib catches)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        action(*args)
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def last_delta_names(chunk) -> list[str]:
-    """The names the chunk's last locals delta sets or unbinds."""
-    count, row = chunk.delta_sets[-1], len(chunk.delta_event) - 1
-    return sorted({*chunk.set_names[len(chunk.set_names) - count:], *(n for r, n in chunk.deleted if r == row)})
-
-
-@contextlib.contextmanager
-def looks_checked():
-    """While inside, every cheap step (one that looked only at the names its line writes) is followed
-    by a look at every local: anything that look still finds changed was missed. And after every look,
-    what the recorder believes each local shows must be what a fresh previewer makes of the value now
-    (a change check that wrongly says "unchanged" shows a stale value). Yields (missed, cheap): the
-    misses as [event, [names]] (none is the only right answer) and the cheap steps' events, filled as
-    the recorder runs. Used by this harness, tests/test_line_effects.py and tests/test_loop_effects.py."""
-    from steptrace import previews, recorder
-    original, original_all = recorder.Recorder._locals_named, recorder.Recorder._locals
-    missed, cheap = [], []
-
-    def fresh_previews_agree(recorder, state, frame, index):
-        fresh = previews.Previewer()             # no cache shared with the recorder's
-        current = frame.f_locals
-        stale = []
-        for local, known in state.seen.items():
-            believed = known[2] if known[2] is not None else fresh.number(type(known[0]), known[0])
-            if local not in current or fresh.preview(current[local]) != believed:
-                stale.append(local)
-        if stale:
-            missed.append([index, ["stale: " + local for local in sorted(stale)]])
-
-    def scalars_in_step(state, index):
-        """The frame's `scalars` (what makes a line cheap) must be exactly the names seen as scalars."""
-        if state.scalars != {name for name, known in state.seen.items() if known[1] is None}:
-            missed.append([index, ["scalars out of step with seen"]])
-
-    def named_then_all(self, state, frame, index, names):
-        looked_at[0] = index
-        epoch = self.epoch
-        original(self, state, frame, index, names)
-        cheap.append(index)
-        scalars_in_step(state, index)
-        if self.epoch != epoch:
-            # A collection ran during the cheap look: the recorder must look at every local itself now
-            # (`line_then_checked` compares what it then believes with fresh previews).
-            collected.append(index)
-            return
-        chunk = self.table.current
-        before = len(chunk.delta_event)
-        self._locals(state, frame, index)
-        if len(chunk.delta_event) > before:
-            missed.append([index, last_delta_names(chunk)])
-
-    def all_checked(self, state, frame, index):
-        looked_at[0] = index
-        # From the recorder's look to the end of these checks the collector waits, as it does during the
-        # look itself: the checks' allocations must not run a finalizer of the program's in between.
-        collector_waiting(look_then_compare, self, state, frame, index)
-
-    def look_then_compare(self, state, frame, index):
-        original_all(self, state, frame, index)
-        scalars_in_step(state, index)
-        fresh_previews_agree(self, state, frame, index)
-
-    def line_then_checked(self, state, frame, lineno):
-        original_line(self, state, frame, lineno)
-        index = self.count - 1
-        if collected:
-            collector_waiting(fresh_previews_agree, self, state, frame, collected.pop())
-        elif looked_at[0] != index:
-            # A cheap step `line` looked at itself (one int name, inline) or whose line wrote no name. A
-            # look at every local must find nothing new either.
-            cheap.append(index)
-            chunk = self.table.current
-            before = len(chunk.delta_event)
-            self._locals(state, frame, index)
-            if len(chunk.delta_event) > before:
-                missed.append([index, last_delta_names(chunk)])
-
-    collected = []
-    looked_at = [-1]
-    original_line = recorder.Recorder.line
-    recorder.Recorder._locals_named, recorder.Recorder._locals = named_then_all, all_checked
-    recorder.Recorder.line = line_then_checked
-    try:
-        yield missed, cheap
-    finally:
-        recorder.Recorder._locals_named, recorder.Recorder._locals = original, original_all
-        recorder.Recorder.line = original_line
-
-
 def checked_steps(run_case, name: str, setup: str, entry: str, backend: str) -> list:
-    """A traced run under `looks_checked`: its misses, and any fault of the check itself (the recorder
-    reports an error raised in its callbacks as a fault of its own, so a broken check would pass silently)."""
-    with looks_checked() as (missed, _cheap):
-        doc, _seconds = run(run_case, name, setup, entry, backend=backend)
-    return missed + [[-1, [f"fault under the check: {text}"]] for text in doc["stats"]["internal_errors"]]
+    """A traced run with the recorder's look oracle on (`check_looks`): every look checked against a
+    fresh preview of every local. Its stale looks as [event, [names]], and any fault of the recorder's
+    (one raised in its callbacks is kept as a fault, so a broken check would otherwise pass silently)."""
+    doc, _seconds = run(run_case, name, setup, entry, backend=backend, check_looks=True)
+    return doc["stats"]["stale_looks"] + [[-1, [f"fault under the check: {text}"]]
+                                          for text in doc["stats"]["internal_errors"]]
 
 
 def main() -> None:

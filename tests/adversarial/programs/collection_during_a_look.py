@@ -1,9 +1,8 @@
 # gc-bound: collections run at nearly every allocation here, so where each finalizer lands varies by run
 # A collector that runs at every allocation the interpreter counts (threshold 1), and garbage whose
-# finalizer appends to a list the frame holds: the recorder's own allocations (a cheap step's, a full
-# look's) set off collections too. A finalizer run after a look read `log` and before the line runs
-# would leave the look showing a stale `log`: the recorder keeps the collector waiting during a full look,
-# and looks at every local again when one ran during a cheap step's look.
+# finalizer appends to a list the frame holds: the recorder's own allocations during a look set off
+# collections too. A finalizer run after a look read `log` and before the line runs would leave the look
+# showing a stale `log`: the recorder looks at every local again when a collection ran during a look.
 import gc
 
 
@@ -23,7 +22,7 @@ def main():
     try:
         for _ in range(200):
             Noisy(log)
-            i = 0                    # pure lines: cheap steps, whose looks allocate
+            i = 0                    # lines whose looks allocate
             i += 1
             i += 2
     finally:

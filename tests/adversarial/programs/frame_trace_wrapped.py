@@ -1,7 +1,7 @@
 # backend-bound: only under settrace has a frame a trace function of the recorder's to wrap
 # Under settrace a frame's own trace function (`frame.f_trace`, the recorder's) is wrapped by the program:
 # the wrapper runs at every line event before the recorder's and changes a closure variable of the frame,
-# so the frame's later steps must not be cheap.
+# so the frame's later steps must show what it did.
 import sys
 
 

@@ -1,7 +1,7 @@
 # gc-bound: when the collection comes (the recorder's allocations set it off) varies from run to run
 # A gc callback of the program's (another file's code: untraced), put before every other, takes the others
 # out of gc.callbacks as a collection starts; that collection's finalizer (untraced too) changes a closure
-# variable of the shown frame. The loop's steps after it must not be cheap.
+# variable of the shown frame. The loop's steps after it must show the change.
 import gc
 
 HELPERS = '''

@@ -3,7 +3,7 @@
 # backend-bound: with settrace the recorder's trace function replaces the program's, as any debugger's would
 # The program's own trace function (installed by setup, a file the recorder does not trace) appends to a
 # list the shown frame holds at every line: between two pure lines something changed. With the
-# monitoring backend both run, and steps must not be cheap while it is installed (with settrace the
+# monitoring backend both run, and every step must show what it did (with settrace the
 # recorder's tracer replaces it: only the printed total is compared).
 
 

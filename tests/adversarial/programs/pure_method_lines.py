@@ -1,6 +1,6 @@
 # setup: from pure_method_lines import *\nimport pure_method_lines as shown\nclass Cycle:\n    def __init__(self):\n        self.me = self\n    def __del__(self, log=shown.LOG):\n        log.append("freed")\nshown.Cycle = Cycle
 # gc-bound: when the loop's collections run depends on allocations, so runs differ in when `log` grows
-# Lines that call text methods of scalars (cheap steps: only the names they write are looked at) next
+# Lines that call text methods of scalars (once cheap steps that looked only at the names they write) next
 # to what could change other names behind them: a str subclass whose `strip` appends to a list the
 # frame holds, a codec search function of the program's (reached by `encode`), an int asked for a
 # text method (AttributeError), and garbage whose finalizer appends to a list the frame holds while
