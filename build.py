@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gzip
 import json
 import re
 import shutil
@@ -22,6 +23,8 @@ import sys
 import time
 import tomllib
 from dataclasses import dataclass, field
+from email.utils import formatdate
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -346,8 +349,6 @@ def trace_path(function: str, case: str) -> str:
 
 def write_traces(lesson: Lesson, folder: Path) -> None:
     """Each proven case's trace, as the worker would have answered it, plain and gzipped (served as such)."""
-    import gzip
-
     target = folder / "traces"
     if target.exists():
         shutil.rmtree(target)
@@ -526,83 +527,90 @@ def not_modified(since: str | None, mtime: float) -> bool:
     return int(mtime) <= when.timestamp()
 
 
-def serve(out: Path, port: int, isolation: bool = True) -> None:
-    """Serve `out` on 127.0.0.1: right MIME types; a file's build-time .br or .gz copy when the browser
-    takes it, gzip made here for other text; Pyodide's folder cached for good.
+class SiteHandler(SimpleHTTPRequestHandler):
+    """One request to the built site: right MIME types; a file's build-time .br or .gz copy when the browser
+    takes it, gzip made here for other text; Pyodide's folder cached for good. `serve` makes a subclass
+    with the folder and the isolation set."""
 
-    With `isolation` the COOP/COEP headers make the page cross-origin isolated, so the worker gets a
-    SharedArrayBuffer and a runaway run is interrupted in place instead of rebooting the worker.
-    """
-    import gzip
-    from email.utils import formatdate
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
+                      ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json",
+                      ".py": "text/plain; charset=utf-8", ".md": "text/plain; charset=utf-8",
+                      ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8"}
+    out = Path(".")
+    isolation = True
+    compressed: dict[tuple[str, float], bytes] = {}     # gzip made here, by (path, mtime)
 
-    compressed: dict[tuple[str, float], bytes] = {}
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, directory=str(self.out), **kwargs)
 
-    class Handler(SimpleHTTPRequestHandler):
-        extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
-                          ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json",
-                          ".py": "text/plain; charset=utf-8", ".md": "text/plain; charset=utf-8",
-                          ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8"}
+    def do_GET(self) -> None:
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and self.path.split("?")[0].endswith("/"):
+            path = path / "index.html"
+        accepted = {part.split(";")[0].strip() for part in self.headers.get("Accept-Encoding", "").split(",")}
+        if path.is_file() and (self._send_built_copy(path, accepted)
+                               or "gzip" in accepted and path.suffix in COMPRESSIBLE and self._send_gzipped(path)):
+            return
+        super().do_GET()
 
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, directory=str(out), **kwargs)
-
-        def do_GET(self) -> None:
-            path = Path(self.translate_path(self.path))
-            if path.is_dir() and self.path.split("?")[0].endswith("/"):
-                path = path / "index.html"
-            accepted = {part.split(";")[0].strip() for part in self.headers.get("Accept-Encoding", "").split(",")}
-            gzip_ok = "gzip" in accepted
-            # Compressed at build time (the Pyodide files, traces): the best copy the browser accepts.
-            for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
-                packed = path.with_name(path.name + suffix)
-                if encoding in accepted and path.is_file() and packed.is_file():
-                    self.send_response(200)
-                    self.send_header("Content-Type", self.guess_type(str(path)))
-                    self.send_header("Content-Encoding", encoding)
-                    self.send_header("Content-Length", str(packed.stat().st_size))
-                    self.end_headers()
-                    with packed.open("rb") as stream:
-                        shutil.copyfileobj(stream, self.wfile)
-                    return
-            if gzip_ok and path.suffix in COMPRESSIBLE and path.is_file():
-                stat = path.stat()
-                if not_modified(self.headers.get("If-Modified-Since"), stat.st_mtime):
-                    self.send_response(304)   # the browser's copy is current: revalidation costs no body
-                    self.end_headers()
-                    return
-                body = compressed.get((str(path), stat.st_mtime))
-                if body is None:
-                    body = compressed[(str(path), stat.st_mtime)] = gzip.compress(path.read_bytes(), 6)
+    def _send_built_copy(self, path: Path, accepted: set[str]) -> bool:
+        """Compressed at build time (the Pyodide files, traces): the best copy the browser accepts."""
+        for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
+            packed = path.with_name(path.name + suffix)
+            if encoding in accepted and packed.is_file():
                 self.send_response(200)
                 self.send_header("Content-Type", self.guess_type(str(path)))
-                self.send_header("Content-Encoding", "gzip")
-                self.send_header("Content-Length", str(len(body)))
-                self.send_header("Last-Modified", formatdate(stat.st_mtime, usegmt=True))
+                self.send_header("Content-Encoding", encoding)
+                self.send_header("Content-Length", str(packed.stat().st_size))
                 self.end_headers()
-                self.wfile.write(body)
-                return
-            super().do_GET()
+                with packed.open("rb") as stream:
+                    shutil.copyfileobj(stream, self.wfile)
+                return True
+        return False
 
-        def end_headers(self) -> None:
-            if isolation:
-                self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-                self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-            self.send_header("Cross-Origin-Resource-Policy", "same-origin")
-            self.send_header("Content-Security-Policy", CSP)
-            self.send_header("X-Content-Type-Options", "nosniff")
-            self.send_header("Vary", "Accept-Encoding")
-            # Pyodide's folder is named for what it holds: cache it for good. The rest revalidates (304s).
-            pinned = "/pyodide/" in self.path.split("?")[0]
-            self.send_header("Cache-Control", "public, max-age=31536000, immutable" if pinned else "no-cache")
-            super().end_headers()
+    def _send_gzipped(self, path: Path) -> bool:
+        """Other text, gzipped here once per version of the file; a 304 when the browser's copy is current."""
+        stat = path.stat()
+        if not_modified(self.headers.get("If-Modified-Since"), stat.st_mtime):
+            self.send_response(304)   # revalidation costs no body
+            self.end_headers()
+            return True
+        body = self.compressed.get((str(path), stat.st_mtime))
+        if body is None:
+            body = self.compressed[(str(path), stat.st_mtime)] = gzip.compress(path.read_bytes(), 6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", formatdate(stat.st_mtime, usegmt=True))
+        self.end_headers()
+        self.wfile.write(body)
+        return True
 
-        def log_message(self, format: str, *args) -> None:  # noqa: A002 - keep the test output quiet
-            if "--verbose" in sys.argv:
-                super().log_message(format, *args)
+    def end_headers(self) -> None:
+        if self.isolation:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        self.send_header("Cross-Origin-Resource-Policy", "same-origin")
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Vary", "Accept-Encoding")
+        # Pyodide's folder is named for what it holds: cache it for good. The rest revalidates (304s).
+        pinned = "/pyodide/" in self.path.split("?")[0]
+        self.send_header("Cache-Control", "public, max-age=31536000, immutable" if pinned else "no-cache")
+        super().end_headers()
 
-    with ThreadingHTTPServer(("127.0.0.1", port), Handler) as server:
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - keep the test output quiet
+        if "--verbose" in sys.argv:
+            super().log_message(format, *args)
+
+
+def serve(out: Path, port: int, isolation: bool = True) -> None:
+    """Serve `out` on 127.0.0.1 (`SiteHandler`). With `isolation` the COOP/COEP headers make the page
+    cross-origin isolated, so the worker gets a SharedArrayBuffer and a runaway run is interrupted in
+    place instead of rebooting the worker."""
+    handler = type("Handler", (SiteHandler,), {"out": out, "isolation": isolation, "compressed": {}})
+    with ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
         mode = "cross-origin isolated" if isolation else "not isolated"
         print(f"serving {out} on http://127.0.0.1:{server.server_address[1]}/ ({mode})", flush=True)
         server.serve_forever()

@@ -299,11 +299,20 @@ def test_if_modified_since_is_read_as_gmt_whatever_the_server_zone(monkeypatch):
         time.tzset()
 
 
-def test_every_reason_a_run_stops_for_has_page_text_in_both_languages():
-    """The page says "stopped after N steps: <reason>" from `reason_<end.reason>` (debugger.js)."""
-    sources = "".join(path.read_text(encoding="utf-8") for path in (REPO / "py" / "steptrace").glob("*.py"))
-    reasons = set(re.findall(r'\bstop\("([a-z_]+)"\)', sources)) | {"interrupted"}
-    assert {"time_limit", "generators_nested"} <= reasons
+def test_every_reason_a_run_stops_for_has_page_text_in_both_languages(tmp_path, monkeypatch):
+    """The page says "stopped after N steps: <reason>" from `reason_<end.reason>` (debugger.js): every
+    reason a run ends with is one of STOP_REASONS (three runs stopped three ways), and each has its words."""
+    from steptrace.limits import STOP_REASONS
+    from steptrace.runner import run_case
+    (tmp_path / "stopping.py").write_text("import sys\n\ndef spin():\n    while True:\n        pass\n\n"
+                                          "def audit():\n    sys.addaudithook(print)\n\n"
+                                          "def interrupt():\n    raise KeyboardInterrupt\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ends = [json.loads(run_case("stopping.py", "stopping", "from stopping import *\n", f"{entry}()\n",
+                                time_limit=0.2))["end"] for entry in ("spin", "audit", "interrupt")]
+    assert [(end["status"], end["reason"]) for end in ends] == [
+        ("stopped", "time_limit"), ("stopped", "audit_hook"), ("stopped", "interrupted")]
+    assert {end["reason"] for end in ends} <= set(STOP_REASONS)
     strings = json.loads((REPO / "site" / "i18n.json").read_text(encoding="utf-8"))
     for language in ("zh", "en"):
-        assert {f"reason_{reason}" for reason in reasons} <= set(strings[language]), language
+        assert {f"reason_{reason}" for reason in STOP_REASONS} <= set(strings[language]), language

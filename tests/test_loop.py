@@ -180,19 +180,18 @@ def test_prepare_messages_attaches_the_plan_to_a_copy_only():
     assert prepare_messages(history) is not history
 
 
-def test_run_loop_shows_the_commit_point_from_the_lesson():
-    source = inspect.getsource(run_loop)
-    for line in ("if prepare is not None:",
-                 "candidate = prepare(deepcopy(messages))",
-                 "if type(candidate) is not list:",
-                 'raise ValueError("prepare必须返回候选消息列表")',
-                 "except Exception as error:",
-                 'return finish("context_error", "上下文准备失败；原历史保留。", number - 1',
-                 "messages[:] = candidate",
-                 "response = ask(messages)"):
-        assert line in source
-    assert source.index("messages[:] = candidate") < source.index("response = ask(messages)")
-    assert run_loop.__doc__ and "提交点" in run_loop.__doc__
+def test_a_prepare_that_returns_no_list_is_refused_with_the_lessons_words_and_nothing_is_committed():
+    """The commit point: a candidate that is no list never replaces the history, and the request that
+    would have followed is never sent (the text and reason the lesson's prose quotes)."""
+    messages = [{"role": "user", "content": QUESTION}]
+    run_loop(messages, scripted(tool_call("c1"), answer()), echo_tools(), max_calls=5)
+    messages = messages[:3]
+    before = deepcopy(messages)
+    ask = scripted(answer())
+    result = run_loop(messages, ask, echo_tools(), max_calls=5, prepare=lambda history: tuple(history))
+    assert (result["status"], result["text"]) == ("context_error", "上下文准备失败；原历史保留。")
+    assert result["error"] == "prepare必须返回候选消息列表"
+    assert messages == before and ask.seen == []
 
 
 def test_s01_runtime_imports_only_the_standard_library():

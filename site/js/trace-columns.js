@@ -277,8 +277,31 @@ export function fromDocument(trace) {
   const previews = trace.values;
   /** A value index as the document gives it, checked. */
   const ref = (v) => (isInt(v) && v >= 0 && v < previews.length ? v : fail(`value index ${JSON.stringify(v)} is outside "values"`));
+  const { frames, functions } = framesOf(trace.frames);
+  const events = eventsOf(trace.events);
+  const n = events.kind.length;
+  const { deltas, sets, names, deleted } = deltasOf(trace.locals ?? [], n, ref);
+  const returns = returnsOf(trace.returns ?? [], n, ref);
+  const kinds = new Uint8Array(previews.length); // all PREVIEW
+  return {
+    header: trace,
+    frames,
+    functions,
+    events,
+    deltas,
+    sets,
+    names,
+    deleted,
+    values: new ValueTable(kinds, new Float64Array(previews.length), { list: previews }),
+    returns,
+    exceptions: trace.exceptions ?? [],
+    stdout: trace.stdout ?? [],
+    gap: trace.gap ?? null,
+  };
+}
 
-  const frames = trace.frames;
+/** The document's frames as columns, and the function names they refer to. @param {any} frames */
+function framesOf(frames) {
   if (!Array.isArray(frames)) fail('"frames" must be a list');
   const F = frames.length;
   const fcols = { id: new Int32Array(F), parent: new Int32Array(F), line: new Int32Array(F), fn: new Int32Array(F) };
@@ -295,8 +318,11 @@ export function fromDocument(trace) {
     if (id === undefined) functionIds.set(fr.function, (id = functions.push(String(fr.function)) - 1));
     fcols.fn[f] = id;
   }
+  return { frames: fcols, functions };
+}
 
-  const events = trace.events;
+/** The document's event table as typed columns. @param {any} events */
+function eventsOf(events) {
   if (!events || typeof events.kind !== "string") fail('"events.kind" must be a string');
   const n = events.kind.length;
   if (!Array.isArray(events.line) || events.line.length !== n) fail(`events.line must have ${n} entries (one per events.kind)`);
@@ -313,8 +339,14 @@ export function fromDocument(trace) {
     if (!isInt(fid) || fid < 0 || fid > 0x7fffffff) fail(`events.frame[${i}] refers to unknown frame ${fid}`);
     frame[i] = fid;
   }
+  return { kind, line, frame };
+}
 
-  let locals = trace.locals ?? [];
+/**
+ * The document's locals deltas as columns over `n` events; `ref` checks a value index.
+ * @param {any} locals @param {number} n @param {(v: any) => number} ref
+ */
+function deltasOf(locals, n, ref) {
   if (!Array.isArray(locals)) fail('"locals" must be a list');
   // The contract says sorted by event index; tolerate a writer that is not (stable sort).
   for (let p = 0, prev = -1; p < locals.length; p++) {
@@ -354,8 +386,11 @@ export function fromDocument(trace) {
     deltas.sets[p] = count;
     if (d.del) for (const name of d.del) deleted.push([p, name]);
   }
+  return { deltas, sets: { name: Int32Array.from(setName), value: Int32Array.from(setValue) }, names, deleted };
+}
 
-  const returns = trace.returns ?? [];
+/** The document's returns as columns. @param {any} returns @param {number} n @param {(v: any) => number} ref */
+function returnsOf(returns, n, ref) {
   if (!Array.isArray(returns)) fail('"returns" must be a list');
   const rcols = { event: new Int32Array(returns.length), value: new Int32Array(returns.length) };
   for (let j = 0; j < returns.length; j++) {
@@ -364,20 +399,5 @@ export function fromDocument(trace) {
     rcols.event[j] = e[0];
     rcols.value[j] = ref(e[1]);
   }
-  const kinds = new Uint8Array(previews.length); // all PREVIEW
-  return {
-    header: trace,
-    frames: fcols,
-    functions,
-    events: { kind, line, frame },
-    deltas,
-    sets: { name: Int32Array.from(setName), value: Int32Array.from(setValue) },
-    names,
-    deleted,
-    values: new ValueTable(kinds, new Float64Array(previews.length), { list: previews }),
-    returns: rcols,
-    exceptions: trace.exceptions ?? [],
-    stdout: trace.stdout ?? [],
-    gap: trace.gap ?? null,
-  };
+  return rcols;
 }

@@ -98,111 +98,121 @@ export function pooled(trace) {
  *   depth: number, locals: Record<string, number>, stdoutLines: number}>}}
  */
 export function makeLoopTrace({ events = 1_000_000, helperEvery = 5, sampleEvery = 9973, gap = null } = {}) {
-  const kinds = [];
-  const lines = [];
-  const frameCol = [];
-  const locals = [];
-  const returns = [];
-  const stdout = [];
-  const frames = [{ id: 0, function: 'main', parent: null, line: 1 }];
-  const truth = new Map();
-  const state = new Map([[0, {}]]); // frame id -> {name: number}
+  const w = new LoopTraceWriter(events, sampleEvery, gap);
+  const K = helperEvery;
+  const budget = events - 2;
+  w.emit('c', 1, 0, { n: 0 }, { full: true });
+  w.emit('l', 2, 0, {});
+  let total = 0;
+  w.emit('l', 3, 0, { total });
+  for (let i = 0; w.raw < budget - 12; i++) {
+    w.emit('l', 4, 0, { i });
+    total += i;
+    w.emit('l', 5, 0, { total });
+    if (i % K === 0) {
+      total = w.helperCall(total, i);
+      w.emit('l', 3, 0, { total });
+    } else {
+      w.emit('l', 3, 0, {});
+    }
+  }
+  w.emit('l', 7, 0, {});
+  w.emit('r', 7, 0, {}, { ret: total });
+  return { trace: w.trace(), truth: w.truth };
+}
 
-  // The tail window is chosen against the requested size while generating
-  // (the real raw count ends within a few events of it).
-  let raw = 0; // raw (pre-gap) event counter
-  const totalRaw = events;
-  const keepRaw = (r) => !gap || r < gap.head || r >= totalRaw - gap.tail;
-  const seenAfterGap = new Set();
-  let stdoutLines = 0;
+/** The columns of `makeLoopTrace`'s trace as they are emitted, with its ground truth. */
+class LoopTraceWriter {
+  constructor(events, sampleEvery, gap) {
+    Object.assign(this, { totalRaw: events, sampleEvery, gap });
+    this.kinds = []; this.lines = []; this.frameCol = []; this.locals = []; this.returns = []; this.stdout = [];
+    this.frames = [{ id: 0, function: 'main', parent: null, line: 1 }];
+    this.truth = new Map();
+    this.state = new Map([[0, {}]]); // frame id -> {name: number}
+    this.raw = 0; // raw (pre-gap) event counter
+    this.seenAfterGap = new Set();
+    this.stdoutLines = 0;
+    this.nextId = 1;
+  }
 
-  /** Emit one event; `set` = changed locals (numbers); returns kept index or -1. */
-  function emit(kind, line, f, set, { full = false, ret } = {}) {
-    const st = state.get(f);
+  /** Is raw event `r` kept? (The tail window is chosen against the requested size.) */
+  keepRaw(r) {
+    return !this.gap || r < this.gap.head || r >= this.totalRaw - this.gap.tail;
+  }
+
+  /** Emit one event; `set` = changed locals (numbers); returns the kept index or -1. */
+  emit(kind, line, f, set, { full = false, ret } = {}) {
+    const st = this.state.get(f);
     if (full) for (const k of Object.keys(st)) delete st[k];
     Object.assign(st, set);
-    const r = raw++;
-    if (!keepRaw(r)) return -1;
-    const idx = kinds.length;
-    kinds.push(kind);
-    lines.push(line);
-    frameCol.push(f);
+    const r = this.raw++;
+    if (!this.keepRaw(r)) return -1;
+    const idx = this.kinds.length;
+    this.kinds.push(kind);
+    this.lines.push(line);
+    this.frameCol.push(f);
     let isFull = full;
     let changed = set;
-    if (gap && r >= gap.head && !seenAfterGap.has(f)) {
+    if (this.gap && r >= this.gap.head && !this.seenAfterGap.has(f)) {
       // First kept event of this frame after the gap: the recorder sends all locals.
-      seenAfterGap.add(f);
+      this.seenAfterGap.add(f);
       isFull = true;
       changed = { ...st };
     }
     if (isFull || Object.keys(changed).length) {
       const s = {};
       for (const [k, v] of Object.entries(changed)) s[k] = { t: 'int', r: String(v) };
-      locals.push({ i: idx, f, set: s, del: [], full: isFull });
+      this.locals.push({ i: idx, f, set: s, del: [], full: isFull });
     }
-    if (ret !== undefined) returns.push([idx, { t: 'int', r: String(ret) }]);
-    if (idx % sampleEvery === 0) {
-      truth.set(idx, { line, frame: f, kind, depth: f === 0 ? 0 : 1, locals: { ...st }, stdoutLines });
+    if (ret !== undefined) this.returns.push([idx, { t: 'int', r: String(ret) }]);
+    if (idx % this.sampleEvery === 0) {
+      this.truth.set(idx, { line, frame: f, kind, depth: f === 0 ? 0 : 1, locals: { ...st }, stdoutLines: this.stdoutLines });
     }
     return idx;
   }
 
-  const K = helperEvery;
-  const budget = events - 2;
-  emit('c', 1, 0, { n: 0 }, { full: true });
-  emit('l', 2, 0, {});
-  let total = 0;
-  emit('l', 3, 0, { total });
-  let nextId = 1;
-  for (let i = 0; raw < budget - 12; i++) {
-    emit('l', 4, 0, { i });
-    total += i;
-    emit('l', 5, 0, { total });
-    if (i % K === 0) {
-      emit('l', 6, 0, {});
-      const h = nextId++;
-      frames.push({ id: h, function: 'helper', parent: 0, line: 10 });
-      state.set(h, {});
-      emit('c', 10, h, { t: total, i }, { full: true });
-      emit('l', 11, h, {});
-      // print(i) runs after the 'l 11' event: output attributed to it.
-      const y = total % 1000;
-      const e11 = kinds.length - 1;
-      if (keepRaw(raw - 1)) {
-        stdout.push([e11, `${i}\n`]);
-        stdoutLines++;
-      }
-      emit('l', 12, h, {});
-      emit('l', 13, h, { y });
-      emit('r', 13, h, {}, { ret: y + i });
-      state.delete(h);
-      total = y + i;
-      emit('l', 3, 0, { total });
-    } else {
-      emit('l', 3, 0, {});
+  /** Line 6: `total = helper(total, i)`, the call's events; returns the new total. */
+  helperCall(total, i) {
+    this.emit('l', 6, 0, {});
+    const h = this.nextId++;
+    this.frames.push({ id: h, function: 'helper', parent: 0, line: 10 });
+    this.state.set(h, {});
+    this.emit('c', 10, h, { t: total, i }, { full: true });
+    this.emit('l', 11, h, {});
+    // print(i) runs after the 'l 11' event: output attributed to it.
+    const y = total % 1000;
+    const e11 = this.kinds.length - 1;
+    if (this.keepRaw(this.raw - 1)) {
+      this.stdout.push([e11, `${i}\n`]);
+      this.stdoutLines++;
     }
+    this.emit('l', 12, h, {});
+    this.emit('l', 13, h, { y });
+    this.emit('r', 13, h, {}, { ret: y + i });
+    this.state.delete(h);
+    return y + i;
   }
-  emit('l', 7, 0, {});
-  emit('r', 7, 0, {}, { ret: total });
 
-  const trace = pooled({
-    format: 'stepwise-trace',
-    source: 'py/demo/loop.py',
-    function: 'main',
-    case: 'synthetic',
-    python: '3.14.2',
-    backend: 'settrace',
-    frames,
-    events: { kind: kinds.join(''), line: lines, frame: frameCol },
-    gap: gap ? { after: gap.head - 1, dropped: raw - kinds.length } : null,
-    locals,
-    returns,
-    exceptions: [],
-    stdout,
-    stdout_text: stdout.map((s) => s[1]).join(''),
-    end: { status: 'returned', reason: gap ? 'max_events' : null, exception: null, ms: 1 },
-    files: [],
-    stats: { events: raw, kept: kinds.length, calls: frames.length, elapsed_ms: 1, stdout_truncated: false },
-  });
-  return { trace, truth };
+  trace() {
+    const gap = this.gap;
+    return pooled({
+      format: 'stepwise-trace',
+      source: 'py/demo/loop.py',
+      function: 'main',
+      case: 'synthetic',
+      python: '3.14.2',
+      backend: 'settrace',
+      frames: this.frames,
+      events: { kind: this.kinds.join(''), line: this.lines, frame: this.frameCol },
+      gap: gap ? { after: gap.head - 1, dropped: this.raw - this.kinds.length } : null,
+      locals: this.locals,
+      returns: this.returns,
+      exceptions: [],
+      stdout: this.stdout,
+      stdout_text: this.stdout.map((s) => s[1]).join(''),
+      end: { status: 'returned', reason: gap ? 'max_events' : null, exception: null, ms: 1 },
+      files: [],
+      stats: { events: this.raw, kept: this.kinds.length, calls: this.frames.length, elapsed_ms: 1, stdout_truncated: false },
+    });
+  }
 }

@@ -753,36 +753,38 @@ describe('1,000,000 events', () => {
     console.log(`[1M] conditional continue over ${wantI} hits: first=${tc.max} ms, cached=${tc2.max} ms; hitCount continue=${th.max} ms`);
   });
 
-  test('timings per operation (printed, not asserted)', () => {
-    const idx = Array.from({ length: 200 }, (_, k) => Math.floor(((k + 0.5) / 200) * (n - 10)));
+  test('every move lands where the loop puts it, at 200 far calls', () => {
+    // Each line-6 event c calls helper: c+1 its call, c+2..c+4 lines 11-13, c+5 its return, c+6 main's line 3.
     const far = line6.slice(-200);
-    const tStep = time(far.length, (k) => { r.seek(far[k]); r.stepInto(); });
-    const tOver = time(far.length, (k) => { r.seek(far[k]); r.stepOver(); });
-    const tOut = time(far.length, (k) => { r.seek(far[k] + 3); r.stepOut(); });
-    const tBack = time(far.length, (k) => { r.seek(far[k]); r.stepBack(); });
-    const tBackInto = time(far.length, (k) => { r.seek(far[k]); r.reverseStepInto(); });
-    const tOverTop = time(20, () => { r.start(); r.stepOut(); }); // runs the whole million
+    const stopBefore = (i) => { let j = i - 1; while (trace.events.kind[j] === 'c') j--; return j; };
+    for (const c of far) {
+      r.seek(c);
+      assert.equal(r.stepInto().index, c + 2);
+      r.seek(c);
+      assert.equal(r.stepOver().index, c + 6);
+      r.seek(c + 3);
+      assert.equal(r.stepOut().index, c + 5);
+      r.seek(c);
+      assert.equal(r.stepBack().index, stopBefore(c));
+      r.seek(c + 6);
+      assert.equal(r.stepBack().index, c);
+      assert.equal(r.reverseStepInto().index, stopBefore(c));
+      assert.deepEqual(r.stackAt(c + 3).map((s) => s.line), [6, 12]);
+    }
+    r.start();
+    assert.deepEqual(r.stepOut(), { index: n - 1, reason: 'step' }); // main's own return: the whole run
     r.setBreakpoint(7);
-    const tCont = time(50, (k) => { r.seek(idx[k]); r.continue(); });
+    r.seek(far[0]);
+    assert.equal(r.continue().index, n - 2); // line 7 runs once, after the loop
     r.clearBreakpoints();
-    r.setBreakpoint(11, { condition: 'i % 1000 == 999 and t > 0' });
-    const tCondCont = time(50, (k) => { r.seek(idx[k]); r.continue(); });
+    r.setBreakpoint(11, { condition: 'i % 1000 == 995 and t > 0' });
+    r.seek(line6[0]);
+    const hit = r.continue();
+    assert.equal(hit.reason, 'breakpoint');
+    assert.equal(Number(r.localsAt(hit.index).vars.get('i').r) % 1000, 995);
+    assert.ok(hit.index > line6[0] && trace.events.line[hit.index] === 11);
+    assert.equal(r.reverseContinue().reason, 'breakpoint');
     r.clearBreakpoints();
-    const tLocals = time(idx.length, (k) => r.localsAt(idx[k]));
-    const tStack = time(idx.length, (k) => r.stackAt(idx[k]));
-    const tOut2 = time(idx.length, (k) => r.stdoutUntil(idx[k]));
-    const tPos = time(idx.length, (k) => { r.seek(idx[k]); r.position(); });
-    r.setBreakpoint(7);
-    const tRevCont = time(50, (k) => { r.seek(idx[k]); r.reverseContinue(); });
-    r.clearBreakpoints();
-    r.setBreakpoint(11, { condition: 'i % 1000 == 999 and t > 0' });
-    const tRevCondCont = time(50, (k) => { r.seek(idx[k]); r.reverseContinue(); });
-    r.clearBreakpoints();
-    const rows = { stepInto: tStep, stepOver: tOver, stepOut: tOut, stepBack: tBack, reverseStepInto: tBackInto,
-      reverseContinue: tRevCont, 'reverseContinue (conditional bp)': tRevCondCont, 'stepOut from top (whole run)': tOverTop,
-      'continue (bp at end)': tCont, 'continue (conditional bp)': tCondCont, localsAt: tLocals, stackAt: tStack,
-      stdoutUntil: tOut2, 'seek+position': tPos };
-    for (const [name, t] of Object.entries(rows)) console.log(`[1M] ${name}: max ${t.max} ms, mean ${t.mean} ms`);
   });
 });
 
