@@ -41,6 +41,7 @@ from builtins import (
     tuple,
     type,
 )
+from collections.abc import Callable
 
 # How many objects one gathering holds at most (~50 bytes each, with its id in a set); past it the
 # rest is freed the usual way.
@@ -195,26 +196,27 @@ class _Harvest:
             pass
 
 
-def let_run_go(namespace: dict, modules: list) -> None:
+def let_run_go(namespace: dict, modules: list, collect: Callable[[], object] = gc.collect) -> None:
     """Free what a run leaves: the namespace its setup ran in (cleared) and the modules it loaded
     (`modules` is emptied: the caller must hold none of them); with `FEW` objects or more between them,
-    one object at a time (`let_modules_go`)."""
+    one object at a time (`let_modules_go`). `collect` runs a collection that reaches the run's objects
+    (`isolation.CleanRun.collect`: the young generations when that is enough)."""
     namespaces = [_module_dict(module) for module in modules if issubclass(type(module), types.ModuleType)]
     roots = [namespace, *namespaces]
     if len(_reached(roots, set(map(id, roots)), FEW)) < FEW:
         del roots, namespaces
         modules.clear()
         _clear(namespace)
-        gc.collect()
+        collect()
         return
     del roots, namespaces
     held = graph_in_freeing_order([namespace])
     _clear(namespace)
     let_go(held)
-    let_modules_go(modules)
+    let_modules_go(modules, collect)
 
 
-def let_modules_go(modules: list) -> None:
+def let_modules_go(modules: list, collect: Callable[[], object] = gc.collect) -> None:
     """Free the modules a run leaves (`modules` is emptied: the caller must hold none of them).
 
     A module's namespace is in a cycle with its functions, so only the collector frees it, and
@@ -229,14 +231,14 @@ def let_modules_go(modules: list) -> None:
     modules.clear()
     if len(_reached(namespaces, set(map(id, namespaces)), FEW)) < FEW:
         del namespaces
-        gc.collect()
+        collect()
         return
     harvest = _Harvest(namespaces, found)
     for namespace in namespaces:
         namespace[HARVEST_NAME] = harvest
     planted = weakref.ref(harvest)
     del harvest, namespace, namespaces
-    gc.collect()
+    collect()
     harvest = planted()
     if harvest is not None:                     # something still holds a namespace: as before, no harvest
         namespaces, harvest.namespaces, harvest.found = harvest.namespaces, [], []   # its finalizer: a no-op
@@ -250,4 +252,4 @@ def let_modules_go(modules: list) -> None:
             _clear(namespace)
         del namespace, namespaces
         let_go(order)
-    gc.collect()
+    collect()

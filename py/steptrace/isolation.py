@@ -13,10 +13,11 @@ next. Two things keep runs apart:
   while the run's output is still captured, before and after it lets the run's objects go, so a
   finalizer of what the program had put there prints into the run's own output.
 
-Each run also gets two private folders, made here and removed here: one becomes the temp dir
-(`tempfile.gettempdir()`, `TMPDIR`), the other the working directory. They are set before the table is
-saved, so putting state back keeps a late finalizer inside them; the files a run made are exactly what
-is in those two, and nothing outside them is ever listed or removed.
+Each run also gets two private folders: one becomes the temp dir (`tempfile.gettempdir()`, `TMPDIR`),
+the other the working directory. They are set before the table is saved, so putting state back keeps a
+late finalizer inside them; the files a run made are exactly what is in those two, and nothing outside
+them is ever listed or removed. A run that leaves them empty hands them to the next run (making and
+removing folders is most of a small run's cost); one that leaves anything has them removed.
 
 Not covered: a standard module first imported during a run keeps what that run set on it; an
 attribute of a standard class changed in place stays (`json.JSONEncoder.default = ...`: saving every
@@ -34,6 +35,7 @@ figures). This table is what those paths share.
 from __future__ import annotations
 
 import _signal
+import atexit
 import builtins
 import gc
 import os
@@ -44,6 +46,7 @@ import tempfile
 import time
 import types
 import warnings
+import weakref
 from dataclasses import dataclass
 
 try:
@@ -66,9 +69,11 @@ from builtins import (
     enumerate,
     getattr,
     hasattr,
+    id,
     len,
     list,
     map,
+    next,
     object,
     range,
     str,
@@ -77,7 +82,7 @@ from builtins import (
     vars,
 )
 from collections.abc import Callable
-from operator import is_
+from operator import eq, is_
 
 from .monitor import release_tool
 from .previews import named, only_str_keys
@@ -108,14 +113,19 @@ class CleanRun:
         self._outside = (_cwd(), tempfile.tempdir, os.environ.get("TMPDIR"), gc.get_freeze_count())
         self.recursion_limit = sys.getrecursionlimit()
         self.forget_lesson_modules()
-        base = tempfile.gettempdir()
-        self.temp_dir = tempfile.mkdtemp(prefix="stepwise-", dir=base)
-        self.work_dir = tempfile.mkdtemp(prefix="stepwise-work-", dir=base)
+        self.temp_dir, self.work_dir = _folders()
         tempfile.tempdir = self.temp_dir
         os.environ["TMPDIR"] = self.temp_dir
         os.chdir(self.work_dir)
         self._saved = [(kept, kept.save()) for kept in STATE]
+        self._collections = _collections()
         return self
+
+    def collect(self) -> None:
+        """A collection that reaches everything the run made: the young generations while no collection
+        since the run began can have moved its objects older, else all (a full collection costs with
+        everything alive in the interpreter: ~2.5 ms in a test process, for a run of a few lines)."""
+        gc.collect(_generation_to_collect(self._collections, _collections()))
 
     def put_back(self) -> None:
         """Every row of `STATE` as saved, in the table's order; again while that changed anything."""
@@ -140,20 +150,20 @@ class CleanRun:
         went would break the next import below it (importlib looks the parent up: KeyError).
         Returns the modules dropped, for the caller to free (`freeing.let_run_go`)."""
         root = self.lesson_root + os.sep
+        outside = _outside_modules.setdefault(root, {})
         prefixes = []
         modules = []
         for name, module in list(sys.modules.items()):
             if type(name) is not str or name == OWN_PACKAGE or name.startswith(OWN_PACKAGE + "."):
                 continue
-            path = _module_attribute(module, "__file__")
-            if type(path) is str:
-                inside = _normalized(path).startswith(root)
-            else:
-                folders = _namespace_folders(module)
-                inside = bool(folders) and all(_normalized(folder).startswith(root) for folder in folders)
-            if inside:
+            known = outside.get(id(module))
+            if known is not None and known() is module:
+                continue
+            if _inside(module, root):
                 modules.append(sys.modules.pop(name))
                 prefixes.append(name + ".")
+            elif type(module) is types.ModuleType:
+                outside[id(module)] = weakref.ref(module)
         if prefixes:
             below = tuple(prefixes)
             for name in [name for name in sys.modules if type(name) is str and name.startswith(below)]:
@@ -180,12 +190,88 @@ class CleanRun:
                 os.chdir(cwd)
             except OSError:
                 pass
-        for folder in (self.temp_dir, self.work_dir):
-            if folder:
-                shutil.rmtree(folder, ignore_errors=True)
+        _keep_or_remove(self.temp_dir, self.work_dir)
+
+
+# -- the run's two folders --------------------------------------------------------------------------
+
+# The two folders of the last run, kept for the next while a run leaves them empty (making and removing
+# two folders costs ~0.4 ms a run); a run that leaves anything in them, or changes what they are, has
+# them removed, and the next run makes new ones.
+_kept_folders: list[str] = []
+
+
+def _folders() -> tuple[str, str]:
+    """(temp dir, working dir) for a run: the last run's when they are still empty real folders."""
+    if len(_kept_folders) == 2 and all(_empty_folder(folder) for folder in _kept_folders):
+        return _kept_folders[0], _kept_folders[1]
+    _kept_folders.clear()
+    base = tempfile.gettempdir()
+    return tempfile.mkdtemp(prefix="stepwise-", dir=base), tempfile.mkdtemp(prefix="stepwise-work-", dir=base)
+
+
+def _empty_folder(path: str) -> bool:
+    """A folder (not a link to one) with nothing in it."""
+    try:
+        if not os.path.isdir(path) or os.path.islink(path):
+            return False
+        with os.scandir(path) as entries:
+            return next(entries, None) is None
+    except OSError:
+        return False
+
+
+def _keep_or_remove(temp_dir: str, work_dir: str) -> None:
+    """Keep the folders for the next run when the run left them empty; else remove them."""
+    if all(_empty_folder(folder) for folder in (temp_dir, work_dir)):
+        _kept_folders[:] = [temp_dir, work_dir]
+        return
+    _kept_folders.clear()
+    for folder in (temp_dir, work_dir):
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _remove_kept_folders() -> None:
+    for folder in _kept_folders:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+atexit.register(_remove_kept_folders)
+
+
+# -- collections -----------------------------------------------------------------------------------
+
+def _collections() -> list[int]:
+    """Collections so far, per generation."""
+    return [generation["collections"] for generation in gc.get_stats()]
+
+
+# Before 3.14 a collection of generation g moves its survivors to g + 1, so the run's objects are young
+# while no older collection ran. 3.14's incremental collector is not read that way here: its collections
+# are always full (in the worker the boot is frozen, so they scan only what came after it).
+_GENERATIONAL = sys.version_info < (3, 14)
+
+
+def _generation_to_collect(before: list[int], now: list[int]) -> int:
+    """The youngest generation whose collection reaches every object made since `before`."""
+    if not _GENERATIONAL or now[1] != before[1] or now[2] != before[2]:
+        return 2
+    return 1 if now[0] != before[0] else 0
 
 
 # -- saving and putting back, one kind at a time -------------------------------------------------
+
+def _setting(name: str, get: Callable[[], object], set_: Callable[[object], object], why: str,
+             same: Callable[[object, object], bool] = is_) -> Kept:
+    """A row for one value the interpreter holds: put back with `set_` when `get()` differs from it."""
+    def restore(saved: object) -> bool:
+        if same(get(), saved):
+            return False
+        set_(saved)
+        return True
+    return Kept(name, get, restore, why)
+
 
 def _same_items(current: list | tuple, saved: list | tuple) -> bool:
     return len(current) == len(saved) and all(map(is_, current, saved))
@@ -236,24 +322,14 @@ def _put_back_environ(saved: dict) -> bool:
     return True
 
 
-def _hooks() -> tuple:
-    return sys.gettrace(), sys.getprofile()
-
-
-def _put_back_hooks(saved: tuple) -> bool:
-    return _put_back_hook(sys.gettrace, sys.settrace, saved[0]) | _put_back_hook(sys.getprofile, sys.setprofile,
-                                                                                   saved[1])
-
-
-def _put_back_hook(get, set_, saved: object) -> bool:
-    """A trace or profile hook back; one set from C (a profiler, coverage) is left alone if unchanged."""
-    if get() is saved:
-        return False
-    try:
-        set_(saved)
-    except TypeError:               # a C-level hook that cannot be set again from Python
-        set_(None)
-    return True
+def _hook_setter(set_: Callable[[object], None]) -> Callable[[object], None]:
+    """`sys.settrace`/`setprofile` that takes a hook set from C (a profiler, coverage) as None."""
+    def put(hook: object) -> None:
+        try:
+            set_(hook)
+        except TypeError:
+            set_(None)
+    return put
 
 
 def _warnings_caught() -> warnings.catch_warnings:
@@ -288,70 +364,25 @@ def _put_back_modules(saved: dict) -> bool:
     return changed
 
 
-def _recursion_limit(saved: int) -> bool:
-    if sys.getrecursionlimit() == saved:
-        return False
-    sys.setrecursionlimit(saved)
-    return True
+def _decimal_context() -> object:
+    decimal = _loaded_module("decimal")
+    return None if decimal is None else decimal.getcontext().copy()
 
 
-def _settings() -> dict:
-    """Settings a program can change for the whole interpreter that no module namespace holds."""
-    settings = {"unraisablehook": sys.unraisablehook, "switchinterval": sys.getswitchinterval(),
-                "int_digits": sys.get_int_max_str_digits(), "umask": _umask(),
-                "hooks": (sys.displayhook, sys.excepthook, sys.breakpointhook)}
+def _put_back_decimal_context(saved: object) -> bool:
+    """Always set again (a context compares by nothing cheap); first imported during the run: its default."""
     decimal = _loaded_module("decimal")
     if decimal is not None:
-        settings["decimal"] = decimal.getcontext().copy()
-    return settings
-
-
-def _put_back_settings(settings: dict) -> bool:
-    changed = False
-    if sys.unraisablehook is not settings["unraisablehook"]:
-        sys.unraisablehook = settings["unraisablehook"]
-        changed = True
-    if not _same_items((sys.displayhook, sys.excepthook, sys.breakpointhook), settings["hooks"]):
-        sys.displayhook, sys.excepthook, sys.breakpointhook = settings["hooks"]
-        changed = True
-    if sys.getswitchinterval() != settings["switchinterval"]:
-        sys.setswitchinterval(settings["switchinterval"])
-        changed = True
-    if sys.get_int_max_str_digits() != settings["int_digits"]:
-        sys.set_int_max_str_digits(settings["int_digits"])
-        changed = True
-    if settings["umask"] is not None and _umask() != settings["umask"]:
-        os.umask(settings["umask"])
-        changed = True
-    decimal = _loaded_module("decimal")
-    if decimal is not None:                 # first imported during the run: its default context
-        saved = settings.get("decimal")
         decimal.setcontext(saved.copy() if saved is not None else decimal.Context())
-    return changed
+    return False
 
 
-def _gc_settings() -> tuple:
-    return gc.isenabled(), gc.get_threshold(), list(gc.callbacks), gc.get_debug(), len(gc.garbage)
-
-
-def _put_back_gc(saved: tuple) -> bool:
-    """The collector's switch, thresholds, callbacks and debug flags, and the garbage it was told to keep
-    (`DEBUG_SAVEALL`, or put there) let go."""
-    enabled, threshold, callbacks, debug, garbage = saved
-    changed = _put_back_list(gc.callbacks, callbacks)    # a program's callback would run in every later run
-    if gc.get_threshold() != threshold:
-        gc.set_threshold(*threshold)
-        changed = True
-    if gc.isenabled() != enabled:
-        (gc.enable if enabled else gc.disable)()
-        changed = True
-    if gc.get_debug() != debug:
-        gc.set_debug(debug)
-        changed = True
-    if len(gc.garbage) > garbage:
-        del gc.garbage[garbage:]
-        changed = True
-    return changed
+def _put_back_garbage(saved: int) -> bool:
+    """What `DEBUG_SAVEALL` kept, or the program put in `gc.garbage`, let go."""
+    if len(gc.garbage) <= saved:
+        return False
+    del gc.garbage[saved:]
+    return True
 
 
 def _put_back_frozen(saved: int) -> bool:
@@ -362,16 +393,6 @@ def _put_back_frozen(saved: int) -> bool:
         return False
     gc.unfreeze()
     return True
-
-
-def _import_system() -> tuple:
-    return list(sys.meta_path), list(sys.path_hooks), dict(sys.path_importer_cache)
-
-
-def _put_back_import_system(saved: tuple) -> bool:
-    meta_path, path_hooks, cache = saved
-    return _put_back_list(sys.meta_path, meta_path) | _put_back_list(sys.path_hooks, path_hooks) \
-        | _put_back_dict(sys.path_importer_cache, cache)
 
 
 def _monitoring_tools() -> list:
@@ -393,13 +414,6 @@ def _put_back_monitoring_tools(before: list) -> bool:
 def _tracing() -> bool:
     tracemalloc = _loaded_module("tracemalloc")
     return tracemalloc is not None and tracemalloc.is_tracing()
-
-
-def _put_back_tracing(saved: bool) -> bool:
-    if saved or not _tracing():
-        return False
-    _loaded_module("tracemalloc").stop()
-    return True
 
 
 def _signal_handlers() -> dict:
@@ -428,13 +442,6 @@ def _put_back_signal_handlers(saved: dict) -> bool:
     return changed
 
 
-def _put_back_asyncgen_hooks(saved: tuple) -> bool:
-    if _same_items(tuple(sys.get_asyncgen_hooks()), saved):   # by identity: no __eq__ runs
-        return False
-    sys.set_asyncgen_hooks(*saved)
-    return True
-
-
 def _reducers() -> dict | None:
     copyreg = _loaded_module("copyreg")
     return None if copyreg is None else dict(copyreg.dispatch_table)
@@ -450,14 +457,6 @@ def _socket_timeout() -> float | None:
     return None if socket is None else socket.getdefaulttimeout()
 
 
-def _put_back_socket_timeout(saved: float | None) -> bool:
-    socket = _loaded_module("socket")
-    if socket is None or socket.getdefaulttimeout() == saved:
-        return False
-    socket.setdefaulttimeout(saved)
-    return True
-
-
 def _c_locale() -> str | None:
     if _locale is None:
         return None
@@ -465,13 +464,6 @@ def _c_locale() -> str | None:
         return _locale.setlocale(_locale.LC_ALL)   # a query: changes nothing
     except _locale.Error:
         return None
-
-
-def _put_back_c_locale(saved: str | None) -> bool:
-    if saved is None or _c_locale() == saved:
-        return False
-    _locale.setlocale(_locale.LC_ALL, saved)
-    return True
 
 
 def _zone() -> tuple:
@@ -512,14 +504,11 @@ def _cwd() -> str | None:
         return None
 
 
-def _put_back_cwd(saved: str | None) -> bool:
-    if saved is None or _cwd() == saved:
-        return False
+def _chdir(path: str | None) -> None:
     try:
-        os.chdir(saved)
-    except OSError:
-        return False
-    return True
+        os.chdir(path)
+    except (OSError, TypeError):
+        pass
 
 
 def _logging_state() -> tuple | None:
@@ -617,6 +606,20 @@ _PUT_BACK_ELSEWHERE = {"sys": ("stdout", "stderr", "__stdout__", "__stderr__"),
 
 # -- reading modules without running the program's code ---------------------------------------------
 
+# Per lesson root, the modules already found outside it (by id, with a weak reference that tells the
+# same module from a new one at a reused address): a standard module is read once, not twice a run.
+_outside_modules: dict[str, dict[int, weakref.ref]] = {}
+
+
+def _inside(module: object, root: str) -> bool:
+    """Was `module` loaded from the lesson tree under `root`: its file, or all its namespace folders?"""
+    path = _module_attribute(module, "__file__")
+    if type(path) is str:
+        return _normalized(path).startswith(root)
+    folders = _namespace_folders(module)
+    return bool(folders) and all(_normalized(folder).startswith(root) for folder in folders)
+
+
 def _normalized(path: str) -> str:
     """`os.path.abspath(path)`, without its cost for the common path that is already absolute and
     normal (this runs for every loaded module, twice a run)."""
@@ -679,10 +682,10 @@ _SIGNALS = tuple(signal.valid_signals())
 # Put back in this order: hooks first (nothing of the program's may run while the rest goes back), the
 # import system's before the modules' namespaces, os.environ before the C library's time zone.
 STATE: tuple[Kept, ...] = (
-    Kept("trace and profile hooks", _hooks, _put_back_hooks,
-         "a program's tracer or profiler would run in every later run"),
-    Kept("recursion limit", sys.getrecursionlimit, _recursion_limit,
-         "a program may set it just above its own depth"),
+    _setting("trace hook", sys.gettrace, _hook_setter(sys.settrace), "a program's tracer would run in every later run"),
+    _setting("profile hook", sys.getprofile, _hook_setter(sys.setprofile), "likewise a profiler"),
+    _setting("recursion limit", sys.getrecursionlimit, sys.setrecursionlimit,
+             "a program may set it just above its own depth", eq),
     Kept("warnings filters", _warnings_caught, _put_back_warnings,
          "`simplefilter('error')` would make every later warning raise; 'once' registries start afresh"),
     Kept("sys.path", lambda: list(sys.path), lambda saved: _put_back_list(sys.path, saved),
@@ -691,37 +694,49 @@ STATE: tuple[Kept, ...] = (
          "a later program reads its arguments"),
     Kept("sys.modules", lambda: dict(sys.modules), _put_back_modules,
          "a stand-in module would be imported by every later run"),
-    Kept("import finders, path hooks, importer cache", _import_system, _put_back_import_system,
+    Kept("import finders", lambda: list(sys.meta_path), lambda saved: _put_back_list(sys.meta_path, saved),
          "a finder of the program's would answer every later import"),
+    Kept("path hooks", lambda: list(sys.path_hooks), lambda saved: _put_back_list(sys.path_hooks, saved),
+         "likewise a path hook"),
+    Kept("importer cache", lambda: dict(sys.path_importer_cache),
+         lambda saved: _put_back_dict(sys.path_importer_cache, saved), "likewise a cached importer"),
     Kept("builtins", lambda: dict(vars(builtins)), lambda saved: _put_back_mapping(vars(builtins), saved),
          "`builtins.len = ...` would change every later program"),
-    Kept("interpreter settings", _settings, _put_back_settings,
-         "display, except, breakpoint and unraisable hooks, switch interval, int digit limit, umask, decimal "
-         "context"),
     Kept("standard modules' namespaces", _stdlib_namespaces, _put_back_namespaces,
-         "`math.pi = 3` or `json.dumps = ...` would change every later program"),
-    Kept("frozen objects", gc.get_freeze_count, _put_back_frozen,
-         "objects the program froze would never be collected"),
-    Kept("garbage collector", _gc_settings, _put_back_gc,
-         "switched off, tuned, its callbacks, debug flags and the garbage DEBUG_SAVEALL keeps"),
+         "`math.pi = 3`, `json.dumps = ...` or `sys.excepthook = ...` would change every later program"),
+    _setting("switch interval", sys.getswitchinterval, sys.setswitchinterval, "threads of later runs", eq),
+    _setting("int digit limit", sys.get_int_max_str_digits, sys.set_int_max_str_digits,
+             "`str(10**5000)` would fail or pass in later runs", eq),
+    _setting("umask", _umask, os.umask, "files later runs make would get other permissions", eq),
+    Kept("decimal context", _decimal_context, _put_back_decimal_context, "precision and rounding of later runs"),
+    Kept("frozen objects", gc.get_freeze_count, _put_back_frozen, "objects the program froze would never be collected"),
+    Kept("gc callbacks", lambda: list(gc.callbacks), lambda saved: _put_back_list(gc.callbacks, saved),
+         "a program's callback would run in every later run"),
+    _setting("gc thresholds", gc.get_threshold, lambda saved: gc.set_threshold(*saved), "collections of later runs",
+             eq),
+    _setting("gc switch", gc.isenabled, lambda on: (gc.enable if on else gc.disable)(), "switched off for good", eq),
+    _setting("gc debug flags", gc.get_debug, gc.set_debug, "DEBUG_SAVEALL would keep every later run's garbage", eq),
+    Kept("gc garbage", lambda: len(gc.garbage), _put_back_garbage, "what it kept would never be let go"),
     Kept("os.environ", lambda: dict(os.environ), _put_back_environ,
          "a variable the program set would be read by later runs"),
-    Kept("working directory", _cwd, _put_back_cwd,
-         "the run's own folder: a late finalizer writes there, not where the process was"),
+    _setting("working directory", _cwd, _chdir,
+             "the run's own folder: a late finalizer writes there, not where the process was", eq),
     Kept("logging", _logging_state, _put_back_logging,
          "handlers, levels and loggers the program set up would print in later runs"),
     Kept("sys.monitoring tools", _monitoring_tools, _put_back_monitoring_tools,
          "a tool id the program took would be missing for the recorder of a later run"),
-    Kept("memory tracing", _tracing, _put_back_tracing, "tracemalloc slows every later run"),
+    _setting("memory tracing", _tracing, lambda on: _loaded_module("tracemalloc").stop(),
+             "tracemalloc slows every later run", lambda now, saved: saved or not now),
     Kept("signal handlers", _signal_handlers, _put_back_signal_handlers,
          "in Pyodide SIGINT is the page's Stop: a handler of the program's would be called instead"),
-    Kept("async generator hooks", lambda: tuple(sys.get_asyncgen_hooks()), _put_back_asyncgen_hooks,
-         "a hook of the program's would run in later runs"),
+    _setting("async generator hooks", lambda: tuple(sys.get_asyncgen_hooks()), lambda hooks: sys.set_asyncgen_hooks(
+        *hooks), "a hook of the program's would run in later runs", _same_items),
     Kept("pickling reducers", _reducers, _put_back_reducers,
          "`copyreg.pickle` would change how later runs copy and pickle"),
-    Kept("default socket timeout", _socket_timeout, _put_back_socket_timeout,
-         "`socket.setdefaulttimeout` applies to every later socket"),
-    Kept("C locale", _c_locale, _put_back_c_locale, "`locale.setlocale` changes formatting for later runs"),
+    _setting("default socket timeout", _socket_timeout, lambda saved: _loaded_module("socket").setdefaulttimeout(
+        saved), "`socket.setdefaulttimeout` applies to every later socket", eq),
+    _setting("C locale", _c_locale, lambda saved: _locale.setlocale(_locale.LC_ALL, saved),
+             "`locale.setlocale` changes formatting for later runs", lambda now, saved: saved is None or now == saved),
     Kept("C time zone", _zone, _put_back_zone,
          "`time.tzset` (or `TZ` put in the C environment) changes local times for later runs"),
 )

@@ -272,7 +272,7 @@ class Program:
         self.recorder.values.previewer.forget()
         exceptions.forget()
         namespace, self.namespace = self.namespace, {}
-        freeing.let_run_go(namespace, dropped)
+        freeing.let_run_go(namespace, dropped, clean.collect)
         clean.put_back()
         return found
 
