@@ -422,34 +422,10 @@ def test_a_changed_container_previews_as_a_fresh_walk_would():
             assert pool.preview(value)[0] == Previewer().preview(value), step
 
 
-def test_the_level_at_a_time_check_agrees_with_the_walk(monkeypatch):
-    """SnapCheck checks the kids of a wide snap a level at a time (LevelPlan); after every random
-    change it must answer as the walk of each kid does, and 'unchanged' only when it is."""
-    from steptrace import snap_check
-    changes, pool = RandomChanges(7), ValuePool()   # one previewer: a class's facts are checked by identity
-    before = [pool.previewer.preview_and_signature(value) for value in changes.roots]
-    answers = set()
-    for step in range(600):
-        changes.change(step)
-        now = [pool.previewer.preview_and_signature(value) for value in changes.roots]
-        for value, (old, snap), (fresh, _) in zip(changes.roots, before, now, strict=True):
-            check = pool.check
-            monkeypatch.setattr(snap_check, "WIDE", 0)            # every snap with kids: by levels
-            by_levels = check.holds(value, snap)
-            monkeypatch.setattr(snap_check, "WIDE", 10 ** 9)      # never: kid by kid
-            assert by_levels == check.holds(value, snap), step
-            assert not by_levels or old == fresh, step
-            answers.add(by_levels)
-        before = now if step % 3 else before                      # also snaps several changes old
-    assert answers == {True, False}
-
-
 @pytest.mark.parametrize("make", [lambda: [{"a": 1, "b": 2}, {"c": 3}], lambda: [[10, 20], [30]]])
-def test_the_level_at_a_time_check_sees_an_item_move_between_neighbours(make, monkeypatch):
-    """Two neighbours on one level whose items together read the same after the last of the first
+def test_the_check_sees_an_item_move_between_neighbours(make):
+    """Two neighbours whose items together read the same after the last of the first
     moved to the front of the second: only their lengths tell."""
-    from steptrace import snap_check
-    monkeypatch.setattr(snap_check, "WIDE", 0)
     value = make()
     snap = Previewer().preview_and_signature(value)[1]
     first, second = value
@@ -517,42 +493,11 @@ def test_a_container_met_inside_an_earlier_preview_is_not_previewed_again(monkey
     assert pool.preview(blocks)[0]["len"] == 2 and len(walks) == 1
 
 
-def _held_keys(snap) -> list:
-    from steptrace import snap_check
-    return [level[-1][0] for level in snap_check._plan(snap).levels]
-
-
-def test_a_level_holds_str_keys_only_and_reads_lists_in_one_call(monkeypatch):
-    """A level of str-keyed dicts holds their keys after its first check, a level of int-keyed dicts
-    does not; lists are read in one traversal (this interpreter's: checked at import); both levels
-    answer every later change."""
-    from steptrace import snap_check
-    monkeypatch.setattr(snap_check, "WIDE", 0)
-    assert snap_check.LISTS_TRAVERSED_LAST_FIRST        # CPython's, and Pyodide's (tests/test_recorder_pyodide)
-    check = ValuePool().check
-    by_str = [{"role": "user", "content": [{"type": "text", "text": f"m{i}"}, [i, i + 1]]} for i in range(5)]
-    by_int = [{i: [i, "x"], -1: "y"} for i in range(5)]
-    snaps = [Previewer().preview_and_signature(value)[1] for value in (by_str, by_int)]
-    assert check.holds(by_str, snaps[0]) and check.holds(by_int, snaps[1])
-    assert _held_keys(snaps[0])[0] == ["role", "content"] * 5 and _held_keys(snaps[1])[0] is False
-    assert check.holds(by_str, snaps[0]) and check.holds(by_int, snaps[1])
-    by_str[3]["content"][1].append(9)
-    by_int[2][2][1] = "z"
-    assert not check.holds(by_str, snaps[0]) and not check.holds(by_int, snaps[1])
-    by_str[3]["content"][1].pop()
-    by_int[2][2][1] = "x"
-    assert check.holds(by_str, snaps[0]) and check.holds(by_int, snaps[1])
-    by_str[1]["content"][0], by_str[1]["content"][1] = by_str[1]["content"][1], by_str[1]["content"][0]
-    assert not check.holds(by_str, snaps[0])            # two items swapped: read in one call, still seen
-
-
-def test_a_dict_whose_traversal_is_not_its_values_is_still_checked_by_its_values(monkeypatch):
+def test_a_dict_whose_traversal_is_not_its_values_is_still_checked_by_its_values():
     """A dict's C traversal depends on its layout: an instance's `__dict__` may give nothing (3.13+) or
-    its values in its class's order, a dict with other keys gives keys too. Side by side on one level, or
-    at the id of a dict that died, such traversals can line up with the ids a snap expects while a value
-    changed (found by a helper): a level reads dicts by their values, in order."""
-    from steptrace import snap_check
-    monkeypatch.setattr(snap_check, "WIDE", 0)
+    its values in its class's order, a dict with other keys gives keys too. Side by side, or at the id of a
+    dict that died, such traversals can line up with the ids a snap expects while a value changed (found
+    by a helper): a check reads dicts by their values, in order."""
 
     class Point:
         def __init__(self, x):
@@ -583,14 +528,12 @@ def test_a_dict_whose_traversal_is_not_its_values_is_still_checked_by_its_values
         assert not pool.check.holds(holder, snap) or Previewer().preview(holder) == recorded
 
 
-def test_a_level_holds_the_keys_it_compared_even_when_a_finalizer_renames_one_in_between(monkeypatch):
-    """A collection during a wide snap's first check may run a finalizer that renames a key after the keys
-    were compared (found by a helper): the keys the level then holds must be those it compared, or every
-    later check would find the renamed dict unchanged. Tried at each collection of the first check."""
+def test_a_check_sees_a_key_a_finalizer_renames_while_it_runs():
+    """A collection during a check may run a finalizer that renames a key after the keys were compared
+    (found by a helper): every later check must see the renamed dict as changed. Tried at each collection
+    of the first check."""
     import gc
 
-    from steptrace import snap_check
-    monkeypatch.setattr(snap_check, "WIDE", 0)
     acted_at = 0
     for nth in range(1, 400):
         pool = ValuePool()
@@ -641,11 +584,9 @@ def test_a_snap_weighs_every_scalar_it_holds():
     assert snap.weight >= 19 * values.HELD_ITEM + 500 + 300
 
 
-def test_held_keys_are_compared_by_identity_and_call_no_code(monkeypatch):
-    """A held key replaced by an equal str, or by a str subclass that hashes and compares equal, is a
-    change (as the ids said), and telling so runs none of the subclass's methods."""
-    from steptrace import snap_check
-    monkeypatch.setattr(snap_check, "WIDE", 0)
+def test_keys_are_compared_by_identity_and_call_no_code():
+    """A key replaced by an equal str, or by a str subclass that hashes and compares equal, is a change
+    (as the ids say), and telling so runs none of the subclass's methods."""
     calls = []
 
     class Key(str):
@@ -660,7 +601,7 @@ def test_held_keys_are_compared_by_identity_and_call_no_code(monkeypatch):
     value = [{"role": "user", "content": "text"} for _ in range(3)]
     snap = Previewer().preview_and_signature(value)[1]
     check = ValuePool().check
-    assert check.holds(value, snap) and _held_keys(snap)[0]
+    assert check.holds(value, snap)
     value[1].pop("content")
     value[1]["".join(["con", "tent"])] = "text"          # equal, not the same object
     assert not check.holds(value, snap)

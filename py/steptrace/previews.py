@@ -349,14 +349,13 @@ class Snap:
     """
 
     __slots__ = ("kind", "tag", "size", "ids", "held", "kids", "text", "names", "base", "info", "nodes", "cyclic",
-                 "plan", "weight")
+                 "weight")
 
     def __init__(self, kind: int, tag: str, size: int = -1, base: type | None = None) -> None:
         self.kind, self.tag, self.size, self.base = kind, tag, size, base
         self.nodes = 1                      # nodes its preview counted, itself included (see `_reusable`)
         self.weight = 0                     # what the held scalars below it weigh (`held_weight`)
         self.cyclic = False                 # its preview marks a cycle (shows an ancestor's length)
-        self.plan = None                    # how SnapCheck walks its kids a level at a time, made when first used
         self.info: TypeInfo | None = None   # a class of the program's: its facts then (see `typed`)
         self.ids: list[int] = []
         self.held: list = []
