@@ -38,8 +38,8 @@ import pyodide_files
 
 REPO = Path(__file__).resolve().parent
 sys.path.insert(0, str(REPO / "py"))
-from steptrace import scenario as scenarios  # noqa: E402
-from steptrace import targets  # noqa: E402
+from stepwise import scenario as scenarios  # noqa: E402
+from stepwise import targets  # noqa: E402
 
 SITE = REPO / "site"
 # Python the worker needs besides the shown sources: the recorder (not its author-side CLI).
@@ -243,7 +243,7 @@ def page_data(lesson: Lesson, root: str, pyodide: str) -> dict:
             "first_line": spec.first_line, "last_line": spec.last_line, "kind": spec.kind,
             "cases": [{"id": c, **data.labels[c]} for c in spec.cases],
             "stages": [{"line": s.line, "zh": s.zh, "en": s.en} for s in spec.stages],
-            # Each case's code exactly as it runs: composed once, here (steptrace.scenario).
+            # Each case's code exactly as it runs: composed once, here (stepwise.scenario).
             "code": {case: list(data.code(spec.name, case)) for case in spec.cases},
             "limits": spec.limits.for_page(), "conditionExample": spec.condition_example,
             "afterRun": spec.after_run, "historyBudget": spec.history_budget,

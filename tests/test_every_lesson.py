@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from test_recorder import check_document
 
-from steptrace import scenario
 from steptrace.runner import run_case
+from stepwise import scenario
 
 REPO = Path(__file__).resolve().parents[1]
 LESSON_DIRS = [REPO / "site" / "lessons", REPO / "tests" / "fixtures" / "lessons"]

@@ -22,7 +22,7 @@ import json, re, sys, sysconfig
 from pathlib import Path
 folder = Path(sys.argv[1])
 sys.path[:0] = [str(folder), sys.argv[2]]
-from steptrace import scenario
+from stepwise import scenario
 from steptrace.runner import run_case
 
 lib = Path(sysconfig.get_paths()["stdlib"])

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from lesson_harness import run_plain
 
-from steptrace import scenario
+from stepwise import scenario
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIOS = scenario.load(REPO / "scenarios" / "s08.toml")

@@ -92,7 +92,7 @@ for line in sys.stdin:
 
 
 def jobs(tmp: Path) -> list[dict]:
-    from steptrace import scenario
+    from stepwise import scenario
 
     sys.path.insert(0, str(PROGRAMS.parent))
     from harness import directives

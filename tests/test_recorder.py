@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from steptrace import cli, monitor
+from steptrace import monitor
 from steptrace.runner import RunnerError, run_case
+from stepwise import cli
 
 REPO = Path(__file__).resolve().parents[1]
 

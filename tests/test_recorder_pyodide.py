@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from test_recorder import SHOWN, THROWN_IN, check_document, locals_at
 
-from steptrace import scenario
+from stepwise import scenario
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).with_name("golden") / "s08"

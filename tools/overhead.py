@@ -10,12 +10,11 @@ spends before it can answer) and the size of its JSON. Workloads:
   - every lesson case of scenarios/s08.toml (the shown file is py/s08/core/runtime.py);
   - stdlib-heavy: a shown-file function that spends its time in deepcopy and json;
   - loop-heavy: a shown-file loop whose locals change on every line;
-  - comprehensions: list, set and dict comprehensions (inline from 3.12: every iteration a step);
-  - floors: loop-heavy under stand-ins for a recorder that do less than any faithful one can
-    (`callback_floors`), so a ratio can be read against what no Python-level recorder goes under.
-The last two live in a small module this script writes (into Pyodide's FS, or a temp
-dir for CPython). The budgets for the last two are `OVERHEAD_STDLIB` and `OVERHEAD_LOOP` in
-bench/budgets.py; docs/performance.md shows `make bench`'s figures against them.
+  - plain loop, many-locals loop: the cost of a step on its own;
+  - comprehensions: list, set and dict comprehensions (inline from 3.12: every iteration a step).
+All but the lesson's live in a small module this script writes (into Pyodide's FS, or a temp
+dir for CPython). docs/performance.md shows `make bench`'s figures as information, beside
+Python Tutor's tracer on the same programs (bench/tutor.py).
 Not a test: numbers depend on the machine; compare ratios.
 """
 from __future__ import annotations
@@ -44,7 +43,7 @@ def stdlib_heavy(messages, rounds):
 
 
 def plain_loop(n):
-    """The cheapest steps there are: a counter and a sum."""
+    """The smallest steps there are: a counter and a sum."""
     total = 0
     for i in range(n):
         total += i
@@ -52,7 +51,7 @@ def plain_loop(n):
 
 
 def many_locals(n):
-    """A pure loop in a frame with many names, two of them containers: what a cheap step skips."""
+    """A loop in a frame with many names, two of them containers: a look at every local each step."""
     a, b, c, d, e, f, g, h, j, k = 1, 2, 3, "x", (1, 2), 0.5, None, True, "long text", 10
     items = [1, 2, 3]
     table = {"a": 1}
@@ -97,9 +96,6 @@ text = ("the quick brown fox jumps over the lazy dog; it was the best of times, 
         "times. a small lesson in context compaction for an agent loop ") * 4
 '''
 
-FLOOR_TEXT = ("the quick brown fox jumps over the lazy dog; it was the best of times, it was the worst of "
-              "times. a small lesson in context compaction for an agent loop ") * 4
-
 WORKLOADS = [("stdlib-heavy (deepcopy+json)", "stdlib_heavy(messages, 60)\n"),
              ("loop-heavy (locals every line)", "loop_heavy(text, 8)\n"),
              ("plain loop (100k steps)", "plain_loop(50_000)\n"),
@@ -120,102 +116,17 @@ def best(args, repeat, **kw):
         times.append(doc["stats"]["elapsed_ms"])
     return min(times), doc, min(walls), len(text)
 
-def callback_floors(repeat):
-    """loop-heavy under four stand-ins for a recorder, each doing less than any faithful one, so no
-    Python-level recorder goes under them: a do-nothing callback per line; a minimal look at every
-    local after each line (identity compare, a dict compared with a C-level copy, a C-level repr when
-    changed: no trace kept, no previews); the same look at only the names each line writes (as a
-    perfect analysis of what a line's calls can change would know); and only reading those names.
-    In Pyodide's monitoring, else settrace."""
-    import ast, inspect, sys
-    from stepwise_bench import loop_heavy
-    text = FLOOR_TEXT
-    code = loop_heavy.__code__
-    def timed():
-        best = float("inf")
-        for _ in range(repeat):
-            started = time.perf_counter()
-            loop_heavy(text, 8)
-            best = min(best, (time.perf_counter() - started) * 1000)
-        return best
-    writes = {}   # line -> the names its statement writes (a subscript store writes its container)
-    for node in ast.walk(ast.parse(inspect.getsource(loop_heavy))):
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, (ast.AugAssign, ast.For)):
-            targets = [node.target]
-        else:
-            continue
-        writes[code.co_firstlineno + node.lineno - 1] = tuple(
-            t.value.id if isinstance(t, ast.Subscript) else t.id for t in targets)
-    def looker(only_written, read_only=False):
-        """look(frame, line): called as `line` is about to run."""
-        known, copies, shown, after = {}, {}, [], [None]
-        def look(frame, line):
-            if only_written:
-                names = writes.get(after[0], ())
-                after[0] = line
-                if not names:
-                    return
-            f_locals = frame.f_locals
-            for name in names if only_written else f_locals:
-                value = f_locals[name]
-                if read_only:
-                    continue
-                if known.get(name) is value and (type(value) is not dict or copies[name] == value):
-                    continue
-                known[name] = value
-                if type(value) is dict:
-                    copies[name] = value.copy()
-                shown.append(repr(value))
-        return look
-    def hooked(look):
-        """The best time of loop-heavy with `look` called at every line (None: a bare no-op callback)."""
-        if hasattr(sys, "monitoring"):
-            mon, tool, getframe = sys.monitoring, 4, sys._getframe
-            mon.use_tool_id(tool, "floor")
-            mon.register_callback(tool, mon.events.LINE, (lambda _, line: look(getframe(1), line)) if look
-                                  else (lambda _, line: None))
-            mon.set_local_events(tool, code, mon.events.LINE)
-            try:
-                return timed(), "monitoring"
-            finally:
-                mon.set_local_events(tool, code, 0)
-                mon.register_callback(tool, mon.events.LINE, None)
-                mon.free_tool_id(tool)
-        def tracer(frame, event, arg):
-            if frame.f_code is not code:
-                return None
-            if event == "line" and look:
-                look(frame, frame.f_lineno)
-            return tracer
-        sys.settrace(tracer)
-        try:
-            return timed(), "settrace"
-        finally:
-            sys.settrace(None)
-    plain = timed()
-    rows = []
-    for label, look in [("no-op line callback", None),
-                        ("minimal look, every local", looker(False)),
-                        ("minimal look, written names", looker(True)),
-                        ("written names read, no more", looker(True, read_only=True))]:
-        ms, name = hooked(look)
-        rows.append(["  floor: " + label, plain, ms, name, 0, "-", None, None])
-    return rows
-
 rows = []
 for label, args in JOBS:
     plain = best(args, REPEAT, record=False)[0]
     traced, doc, wall, size = best(args, REPEAT)
     rows.append([label, plain, traced, doc["backend"], doc["stats"]["events"], doc["end"]["status"], wall, size])
-rows.extend(callback_floors(REPEAT))
 result = json.dumps(rows)
 '''
 
 
 def jobs(bench_dir: str) -> list:
-    from steptrace import scenario
+    from stepwise import scenario
     loaded = scenario.load(REPO / "scenarios" / "s08.toml")
     out = []
     for function in loaded.functions:
@@ -248,7 +159,7 @@ def in_pyodide(repeat: int) -> None:
                  f"open({bench_dir + '/stepwise_bench.py'!r}, 'w').write({BENCH_MODULE!r})\n"
                  f"sys.path.insert(0, {bench_dir!r})\nresult = 'ok'\n")
         runtime.run(write)
-        code = f"JOBS = {jobs(bench_dir[1:])!r}\nREPEAT = {repeat}\nFLOOR_TEXT = {FLOOR_TEXT!r}\n" + MEASURE
+        code = f"JOBS = {jobs(bench_dir[1:])!r}\nREPEAT = {repeat}\n" + MEASURE
         rows = json.loads(runtime.run(code, timeout=600))
         report(f"Pyodide {runtime.pyodide_version} (Python {runtime.python_version})", rows)
     finally:
@@ -259,7 +170,7 @@ def in_cpython(repeat: int) -> None:
     folder = tempfile.mkdtemp(prefix="stepwise-bench-")
     Path(folder, "stepwise_bench.py").write_text(BENCH_MODULE, encoding="utf-8")
     sys.path.insert(0, folder)
-    namespace = {"JOBS": jobs(folder.lstrip("/")), "REPEAT": repeat, "FLOOR_TEXT": FLOOR_TEXT}
+    namespace = {"JOBS": jobs(folder.lstrip("/")), "REPEAT": repeat}
     exec(MEASURE, namespace)
     report(f"CPython {sys.version.split()[0]}", json.loads(namespace["result"]))
 

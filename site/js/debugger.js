@@ -217,7 +217,7 @@ export class Debugger extends EventTarget {
   }
 
   /** The case's setup and entry, exactly as they run: the reader's edit, else the author's (composed by
-   * the build: steptrace.scenario). */
+   * the build: stepwise.scenario). */
   code() {
     return this.edited ?? this.fn.code[this.caseId];
   }

@@ -14,7 +14,7 @@ from lesson_harness import run_plain
 from pages import EN, LONG, ZH, Widget, differences, shared_link
 from playwright.sync_api import expect
 
-from steptrace import scenario
+from stepwise import scenario
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -57,7 +57,7 @@ def test_run_matches_cpython(lesson, cpython, function, case):
     expect(widget.current_lines).to_have_count(0)
     # The files the run left in its temp dir (archive snapshots): as many as CPython's run left.
     expect(widget.root.locator(".files-body details.file")).to_have_count(len(expected["files"]))
-    # "Setup and call" shows exactly the code that ran (the same text steptrace.scenario builds).
+    # "Setup and call" shows exactly the code that ran (the same text stepwise.scenario builds).
     setup, entry = SCENARIOS.code(function, case)
     assert widget.root.locator(".setup-code").text_content() == setup
     assert widget.root.locator(".entry-code").text_content() == entry

@@ -15,7 +15,7 @@ from lesson_harness import run_plain
 from pages import ZH, Widget
 from playwright.sync_api import expect
 
-from steptrace import scenario
+from stepwise import scenario
 
 SCENARIOS = scenario.load(Path(__file__).resolve().parents[2] / "scenarios" / "s08.toml")
 ERROR = ZH["error"]

@@ -1,4 +1,4 @@
-"""`python -m steptrace ...`: see steptrace.cli."""
+"""`python -m stepwise ...`: see stepwise.cli."""
 import sys
 
 from .cli import main

@@ -10,7 +10,6 @@ matched to the definition it runs.
 from __future__ import annotations
 
 import ast
-from builtins import getattr, isinstance, min, sorted  # captured at import: a lesson may rebind the builtins
 from dataclasses import dataclass
 
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

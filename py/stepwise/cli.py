@@ -1,6 +1,6 @@
 """Command line for authors: trace one case on CPython and print the JSON or a listing.
 
-    python -m steptrace trace py/s08/core/runtime.py --scenario scenarios/s08.toml \\
+    python -m stepwise trace py/s08/core/runtime.py --scenario scenarios/s08.toml \\
         --function split_history --case normal [--summary]
 
 Authoring mistakes (unknown function or case, missing files) print one clear
@@ -13,12 +13,13 @@ import json
 import sys
 from pathlib import Path
 
+from steptrace.runner import BACKENDS, RunnerError, run_case
+
 from . import scenario as scenarios
-from .runner import BACKENDS, RunnerError, run_case
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m steptrace", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="stepwise", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     trace = commands.add_parser("trace", help="run one scenario case and print its trace")
     trace.add_argument("source", help="repo path of the shown file, e.g. py/s08/core/runtime.py")

@@ -14,7 +14,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .limits import Limits
+from steptrace.limits import Limits
+
 from .targets import Target, targets
 
 CASE_ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -46,7 +47,7 @@ class Function:
     stages: list[Stage]
     first_line: int
     last_line: int
-    kind: str = "function"   # or "method", "class" (see steptrace.targets)
+    kind: str = "function"   # or "method", "class" (see stepwise.targets)
     limits: Limits = Limits()
     condition_example: str | None = None      # the placeholder of a breakpoint's condition
     after_run: dict[str, str] | None = None    # {zh, en}: said when a run returns
