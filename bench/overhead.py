@@ -41,7 +41,7 @@ def rounds_in_pyodide(rounds: int, repeat: int, runs: list[list]) -> dict:
     """tools/overhead.py's MEASURE, run `rounds` times in one Pyodide; each round's rows go to `runs`.
     Returns the Pyodide and Python versions."""
     overhead = load_overhead()
-    needed = ("BENCH_MODULE", "MEASURE", "FLOOR_TEXT", "jobs")
+    needed = ("BENCH_MODULE", "MEASURE", "jobs")
     if not all(hasattr(overhead, name) for name in needed):
         raise AttributeError(f"tools/overhead.py no longer defines all of {needed}")
     if str(PYODIDE_NODE) not in sys.path:
@@ -55,7 +55,7 @@ def rounds_in_pyodide(rounds: int, repeat: int, runs: list[list]) -> dict:
                     f"sys.path.insert(0, {bench_dir!r})\nresult = 'ok'\n")
         setup = getattr(overhead, "BENCH_SETUP", "")
         code = (f"JOBS = {overhead.jobs(bench_dir[1:])!r}\nREPEAT = {repeat}\n"
-                f"FLOOR_TEXT = {overhead.FLOOR_TEXT!r}\nBENCH_SETUP = {setup!r}\n" + overhead.MEASURE)
+                f"BENCH_SETUP = {setup!r}\n" + overhead.MEASURE)
         for _ in range(rounds):
             runs.append(json.loads(runtime.run(code, timeout=600)))
         versions = {"pyodide": runtime.pyodide_version, "python": runtime.python_version}

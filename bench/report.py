@@ -13,7 +13,7 @@ from common import NOTES
 from table import fmt_kb, fmt_mb, fmt_ms
 
 NOTES_LINK = "performance-notes.md"  # docs/performance-notes.md, relative to docs/performance.md
-WORKER_ONLY = ("/cli.py", "/scenario.py", "/__main__.py")  # steptrace files the page's worker never imports
+WORKER_ONLY = ()  # steptrace files the page's worker fetches and never imports (none since stepwise/)
 
 
 def markdown(results: dict, rows: list[dict]) -> str:
@@ -118,7 +118,8 @@ def phases(cold: dict, warm: dict) -> str:
 
 
 def rerun_note(rerun: dict) -> str:
-    return (f"- **Re-runs**: {rerun['n']} runs, {len(rerun['by_case_ms'])} lesson cases × {rerun['rounds']} rounds; "
+    return (f"- **Live runs of the lesson cases**: {rerun['n']} runs, {len(rerun['by_case_ms'])} cases × "
+            f"{rerun['rounds']} rounds; "
             "results.json `rerun.by_case_ms` has each case.")
 
 
@@ -199,11 +200,6 @@ def miss_details(r: dict, results: dict) -> str:
         after = rr["limit"]["to_error_ms"]["median"] - rr["deadline_ms"]
         return (f"the page waits `deadlineMs` = {rr['deadline_ms']:.0f} ms before stopping, then the stop itself "
                 f"takes ~{after:.0f} ms")
-    if topic == "Per step":
-        floors = [(k.split(":", 1)[1].strip(), v["ratio"]["median"])
-                  for k, v in results.get("overhead", {}).get("workloads", {}).items() if k.strip().startswith("floor")]
-        return ("loop-heavy in Pyodide under stand-ins that do less than any recorder (tools/overhead.py's floors): "
-                + "; ".join(f"{label}: {ratio:.1f}×" for label, ratio in floors)) if floors else ""
     if topic == "A million steps in the page" and figure.endswith("(record + index + transfer)"):
         runs = results["million"]["runs"]
         recording = statistics.median(x["stats"]["elapsed_ms"] * 1000 / x["events"] for x in runs)

@@ -11,8 +11,10 @@ Sections, in the order they run (each in the module named beside it):
   rerun             browser.py       re-runs on a warm worker
   runaway           browser.py       stopping `while True: pass`, isolated and not
   million           million.py       a 1,000,000-event live run in the page
+  fresh             fresh_worker.py  a fresh interpreter per live run, measured as the alternative
   overhead          overhead.py      the recorder's overhead in Pyodide
   overhead_cpython  overhead.py      the recorder's cost per step on CPython
+  tutor             tutor.py         beside Python Tutor's tracer, same programs (PYTHON_TUTOR=its folder)
   capacity          capacity.py      a 1,000,000-event trace under node (bench/capacity.mjs)
 The browser sections build the site into a temp dir, serve it twice (cross-origin isolated, and
 --no-isolation) and drive Debian's Chromium with Playwright. Not a test: the machine is noisy, so every
@@ -33,9 +35,11 @@ from pathlib import Path
 
 import browser
 import capacity
+import fresh_worker
 import million
 import network
 import overhead
+import tutor
 from build_timing import bench_build
 from common import PERFORMANCE, PYODIDE_PACKAGE, RESULTS, log
 from machine import loadavg, machine
@@ -44,8 +48,8 @@ from report import markdown
 from server import Server
 from table import table
 
-BROWSER_SECTIONS = ("network", "weight", "navigation", "rerun", "runaway", "million")
-SECTIONS = ("build", *BROWSER_SECTIONS, "overhead", "overhead_cpython", "capacity")
+BROWSER_SECTIONS = ("network", "weight", "navigation", "rerun", "runaway", "million", "fresh")
+SECTIONS = ("build", *BROWSER_SECTIONS, "overhead", "overhead_cpython", "tutor", "capacity")
 
 
 class Bench:
@@ -90,6 +94,8 @@ class Bench:
         if self.want("overhead_cpython"):
             self.attempt("overhead_cpython", "recorder cost per step on CPython …",
                          lambda: overhead.bench_overhead_cpython(r(2, 3), 3))
+        if self.want("tutor"):
+            self.attempt("tutor", "beside Python Tutor's tracer …", lambda: tutor.bench_tutor(r(3, 9), tmp))
         if self.want("capacity"):
             self.attempt("capacity", "trace capacity (1,000,000 events) …",
                          lambda: capacity.bench_capacity(r(1, 2), r(2, 3), r(100, 300)))
@@ -122,6 +128,9 @@ class Bench:
                 if want("million"):
                     attempt("million", "a 1,000,000-event live run in the page …",
                             lambda: million.bench_million(chrome, new_page, isolated, r(1, 3)))
+                if want("fresh"):
+                    attempt("fresh", "a fresh interpreter per live run …",
+                            lambda: fresh_worker.bench_fresh_worker(chrome, isolated, r(1, 2)))
         finally:
             for server in servers:
                 server.close()

@@ -62,7 +62,8 @@ def table(results: dict) -> list[dict]:
     rows = [{"figure": f"Section `{name}` failed", "budget": "—", "measured": message.splitlines()[0][:200],
              "ratio": None, "met": False, "notes": None} for name, message in results.get("failures", {}).items()]
     for key, rows_of in (("navigation", navigation_rows), ("rerun", rerun_rows), ("overhead", overhead_rows),
-                         ("overhead_cpython", cpython_rows), ("million", million_rows),
+                         ("overhead_cpython", cpython_rows), ("tutor", tutor_rows), ("million", million_rows),
+                         ("fresh", fresh_rows),
                          ("capacity", capacity_rows), ("runaway", runaway_rows), ("network", network_rows),
                          ("weight", weight_rows), ("build", build_rows)):
         if results.get(key):
@@ -73,7 +74,7 @@ def table(results: dict) -> list[dict]:
 def navigation_rows(nav: dict) -> list[dict]:
     return [row(f"Navigation → first trace painted, {name} cache", budget, nav[name]["painted_ms"], fmt_ms,
                 met=None if nav[name]["all_finished"] else False, notes="Navigation")
-            for name, budget in (("cold", b.NAV_COLD), ("warm", b.NAV_WARM))]
+            for name, budget in (("cold", b.INFO), ("warm", b.INFO))]
 
 
 def rerun_rows(rerun: dict) -> list[dict]:
@@ -82,10 +83,10 @@ def rerun_rows(rerun: dict) -> list[dict]:
     p50 = {"n": rerun["n"], "median": rerun["p50"], "min": rerun["p50_by_round"]["min"],
            "max": rerun["p50_by_round"]["max"]}
     note = f"(p95 of {rerun['n']} runs; range = per-round p95, {rerun['rounds']} rounds)"
-    return [row("Re-run on a warm worker, click → painted, p95", b.RERUN_P95, p95, fmt_ms,
+    return [row("A live run of every lesson case, warm worker, click → painted, p95", b.RERUN_P95, p95, fmt_ms,
                 measured=f"{fmt_ms(rerun['p95'])} {note}", met=None if rerun["all_ran"] else False,
-                notes="Re-run on a warm worker"),
-            row("Re-run on a warm worker, click → painted, p50", b.INFO, p50, fmt_ms,
+                notes="A live run of a lesson case"),
+            row("A live run of every lesson case, warm worker, click → painted, p50", b.INFO, p50, fmt_ms,
                 measured=f"{fmt_ms(rerun['p50'])} (per-round p50 {fmt_ms(p50['min'])}–{fmt_ms(p50['max'])})")]
 
 
@@ -94,16 +95,16 @@ def overhead_rows(over: dict) -> list[dict]:
     stdlib, loop, plain = (find(loads, prefix) for prefix in ("stdlib-heavy", "loop-heavy", "plain loop"))
     rows = []
     if stdlib:
-        rows.append(row("Recorder overhead, stdlib-heavy (time outside the shown file)", b.OVERHEAD_STDLIB,
+        rows.append(row("Recorder overhead, stdlib-heavy (time outside the shown file)", b.INFO,
                         stdlib["ratio"], fmt_x, notes="Stdlib-heavy"))
     if loop:
-        rows.append(row("Recorder overhead, loop-heavy shown code (locals every line)", b.OVERHEAD_LOOP,
+        rows.append(row("Recorder overhead, loop-heavy shown code (locals every line)", b.INFO,
                         loop["ratio"], fmt_x, notes="Per step"))
     lesson = {k: v for k, v in loads.items() if "/" in k}
     if lesson:
         medians = [v["ratio"]["median"] for v in lesson.values()]
         worst = max(lesson, key=lambda k: lesson[k]["ratio"]["median"])
-        rows.append(row("Recorder overhead, the lesson's worst case vs untraced (Pyodide)", b.OVERHEAD_LESSON,
+        rows.append(row("Recorder overhead, the lesson's worst case vs untraced (Pyodide)", b.INFO,
                         lesson[worst]["ratio"], fmt_x,
                         measured=f"{lesson[worst]['ratio']['median']:.1f}× ({worst}: "
                                  f"{lesson[worst]['untraced_ms']['median']:.1f} → "
@@ -112,7 +113,7 @@ def overhead_rows(over: dict) -> list[dict]:
     if plain and plain.get("events"):
         per = {k: (plain["traced_ms"][k] - plain["untraced_ms"][k]) * 1000 / plain["events"]
                for k in ("median", "min", "max")}
-        rows.append(row(f"Per step, a {plain['events'] // 1000}k-step plain loop, Pyodide", b.STEP_PYODIDE,
+        rows.append(row(f"Per step, a {plain['events'] // 1000}k-step plain loop, Pyodide", b.INFO,
                         {"n": plain["ratio"]["n"], **per}, lambda v: f"{v:.2f} µs", notes="Per step"))
     return rows
 
@@ -122,15 +123,45 @@ def cpython_rows(cpy: dict) -> list[dict]:
     rows = []
     loop = find(per, "plain loop")
     if loop:
-        rows.append(row(f"Per step, plain loop, CPython {cpy['python']} settrace ({b.STEP_CPYTHON.reference})",
-                        b.STEP_CPYTHON, loop, lambda v: f"{v:.2f} µs", notes="Per step"))
+        rows.append(row(f"Per step, plain loop, CPython {cpy['python']} settrace",
+                        b.INFO, loop, lambda v: f"{v:.2f} µs", notes="Per step"))
     lesson = {k: v for k, v in per.items() if "/" in k and v["events"] >= MANY_STEPS}
     if lesson:
         worst = max(lesson, key=lambda k: lesson[k]["median"])
-        rows.append(row(f"Per step, message-building code (the lesson's costliest case, {worst}), CPython "
-                        f"({b.STEP_MESSAGES.reference})", b.STEP_MESSAGES, lesson[worst], lambda v: f"{v:.1f} µs",
-                        notes="Per step"))
+        rows.append(row(f"Per step, message-building code (the lesson's costliest case, {worst}), CPython",
+                        b.INFO, lesson[worst], lambda v: f"{v:.1f} µs", notes="Per step"))
     return rows
+
+
+def tutor_rows(tut: dict) -> list[dict]:
+    """Per program: the whole traced call, Stepwise beside Python Tutor (when its tracer was there)."""
+    rows = []
+    for label, p in tut["programs"].items():
+        ours = p["stepwise_ms"]
+        text = f"Stepwise {fmt_ms(ours['median'])} ({p['stepwise_steps']:,} steps)"
+        if "tutor_ms" in p:
+            theirs = p["tutor_ms"]
+            text += (f" · Python Tutor {fmt_ms(theirs['median'])} ({p['tutor_steps']:,} steps): "
+                     f"{ours['median'] / theirs['median']:.2f}× its time")
+        else:
+            text += " · Python Tutor not measured (set PYTHON_TUTOR)"
+        rows.append(row(f"Whole traced call, CPython {tut['python']}: {label}", b.INFO, ours, fmt_ms, measured=text,
+                        notes="Beside Python Tutor"))
+    return rows
+
+
+def fresh_rows(fresh: dict) -> list[dict]:
+    """The alternative measured: a fresh interpreter per live run (docs/performance-notes.md says the choice)."""
+    note = "Fresh interpreter per run"
+    return [row("Fresh interpreter per run: booting the spare (warm-up included)", b.INFO, fresh["boot_ms"], fmt_ms,
+                notes=note),
+            row("Fresh interpreter per run: a lesson case on the fresh spare, click → trace", b.INFO,
+                fresh["fresh_run_ms"], fmt_ms, notes=note),
+            row("The same on the one warm worker whose state is put back", b.INFO, fresh["warm_run_ms"], fmt_ms,
+                notes=note),
+            row("Page memory with one worker / with the spare too", b.INFO, fresh["memory_one_worker_mb"],
+                lambda v: f"{v:.0f} MB", measured=f"{fresh['memory_one_worker_mb']['median']:.0f} MB / "
+                                                  f"{fresh['memory_two_workers_mb']['median']:.0f} MB", notes=note)]
 
 
 def million_rows(mil: dict) -> list[dict]:
@@ -211,11 +242,11 @@ def runaway_rows(run: dict) -> list[dict]:
             continue
         both = r["limit"]["samples"] + r["stop"]["samples"]
         rows += [row(f"Runaway ({label}): click Run → 出错 by the {r['deadline_ms'] / 1000:.1f} s deadline",
-                     b.RUNAWAY_STOP, r["limit"]["to_error_ms"], fmt_ms, met=None if r["limit"]["all_error"] else False,
+                     b.INFO, r["limit"]["to_error_ms"], fmt_ms, met=None if r["limit"]["all_error"] else False,
                      notes="Runaway"),
-                 row(f"Runaway ({label}): click Stop → 出错", b.RUNAWAY_STOP, r["stop"]["to_error_ms"], fmt_ms,
+                 row(f"Runaway ({label}): click Stop → 出错", b.INFO, r["stop"]["to_error_ms"], fmt_ms,
                      met=None if r["stop"]["all_error"] else False, notes="Runaway"),
-                 row(f"Runaway ({label}): next normal run, click → 已完成", b.USABLE_AGAIN,
+                 row(f"Runaway ({label}): next normal run, click → 已完成", b.INFO,
                      stats([s["next_run_ms"] for s in both], 1), fmt_ms,
                      met=r["limit"]["all_usable_again"] and r["stop"]["all_usable_again"], notes="Runaway")]
     return rows
@@ -224,7 +255,7 @@ def runaway_rows(run: dict) -> list[dict]:
 def network_rows(net: dict) -> list[dict]:
     links = [name for name in network.LINKS if name in net]
     rows = [row(f"{name}, cold: first trace painted",
-                b.FIRST_TRACE_FAST if name == network.FAST else b.FIRST_TRACE_SLOW,
+                b.FIRST_TRACE_FAST if name == network.FAST else b.INFO,
                 stats([r["first_trace_ms"] for r in net[name]["runs"]], 1), fmt_ms) for name in links]
     fast = net.get(network.FAST, {}).get("runs", [])
     if fast:
@@ -238,18 +269,15 @@ def network_rows(net: dict) -> list[dict]:
                         b.LIVE_COLD_FAST if fast_link else b.INFO, stats([r["live_cold"]["ms"] for r in runs], 1),
                         fmt_ms, met=None if all(r["live_cold"]["status"] == FINISHED for r in runs) else False,
                         notes="First live run"))
-        rows.append(row(f"{name}: the same after the idle boot finished", b.LIVE_WARM_FAST if fast_link else b.INFO,
+        rows.append(row(f"{name}: the same after the idle boot finished", b.INFO,
                         stats([r["live_after_idle_boot"]["ms"] for r in runs], 1), fmt_ms, notes="First live run"))
     return rows
 
 
 def weight_rows(weight: dict) -> list[dict]:
-    r = row("Page weight without Pyodide (transferred, gzip)", b.PAGE_WEIGHT, None, fmt_kb,
-            measured=f"{fmt_kb(weight['transferred_bytes'])} ({weight['requests']} requests; "
-                     f"raw {fmt_kb(weight['raw_bytes'])})", notes="Page weight")
-    r["ratio"] = round(weight["transferred_bytes"] / b.PAGE_WEIGHT.limit, 2)
-    r["met"] = r["ratio"] <= 1
-    return [r]
+    return [row("Page weight without Pyodide (transferred, gzip)", b.INFO, None, fmt_kb,
+                measured=f"{fmt_kb(weight['transferred_bytes'])} ({weight['requests']} requests; "
+                         f"raw {fmt_kb(weight['raw_bytes'])})", notes="Page weight")]
 
 
 def build_rows(build: dict) -> list[dict]:
