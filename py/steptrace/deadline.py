@@ -57,11 +57,18 @@ class Deadline:
         self.armed = True
         self.recorder.raise_in_callbacks = False
 
+    def stop_soon(self, reason: str) -> None:
+        """Stop the program now as the limit would (an interrupt): at its next event, and where a
+        timer is armed, at its next tick in its own code."""
+        self.recorder.stop(reason)
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, REPEAT, REPEAT)
+
     def _fire(self, signum: int, frame) -> None:
         self.recorder.stop("time_limit")
         if frame is not None and frame.f_code.co_filename.startswith(NOT_THE_PROGRAM):
             return
-        raise LimitReached("time_limit")
+        raise LimitReached(self.recorder.stop_reason)
 
     def disarm(self) -> None:
         """Idempotent; safe to call again if a last tick interrupted it."""

@@ -40,7 +40,7 @@ from builtins import (
 from collections.abc import Callable
 from typing import Any
 
-from . import exceptions, freeing, monitor, packed
+from . import exceptions, freeing, interrupts, monitor, packed
 from . import files as run_files
 from .capture import OutputCapture
 from .deadline import Deadline
@@ -126,10 +126,12 @@ def pick_backend(name: str, recorder: Recorder):
 def run_case(source: str, module: str, setup: str, entry: str, *, form: str = "json", **options: Any) -> str | dict:
     """Run setup then entry; return the trace document (docs/trace-format.md) as a JSON string,
     or with `form="packed"` as columns of bytes and two short JSON texts (`packed.pack`).
-    `options` are `record_case`'s."""
+    `options` are `record_case`'s. An interrupt (SIGINT) at any moment stops the program or, once it
+    has ended, waits until the trace is written (`interrupts`)."""
     if form not in FORMS:
         raise RunnerError(f"unknown form {form!r}; use one of {', '.join(FORMS)}")
-    return record_case(source, module, setup, entry, **options).written(form)
+    with interrupts.held() as held:
+        return record_case(source, module, setup, entry, held=held, **options).written(form)
 
 
 class Recording:
@@ -148,7 +150,7 @@ class Recording:
 def record_case(source: str, module: str, setup: str, entry: str, *, function: str | None = None,
                 case: str | None = None, max_events: int = DEFAULT_EVENTS, time_limit: float = DIRECT_SECONDS,
                 backend: str = "auto", record: bool = True, on_phase: Callable[[str], None] | None = None,
-                check_looks: bool = False) -> Recording:
+                check_looks: bool = False, held: interrupts.Held | None = None) -> Recording:
     """Run setup then entry in a clean run (`isolation.CleanRun`), recording the shown file.
 
     `record=False` runs the same code without any recorder (for overhead comparison); the document
@@ -157,7 +159,8 @@ def record_case(source: str, module: str, setup: str, entry: str, *, function: s
     taken down: a watchdog (the browser worker's) may interrupt only between the two. A
     KeyboardInterrupt earlier would tear the run's isolation half set up, later the recorder's teardown
     or the trace being written; between, it ends the run as stopped ("interrupted"), like any other
-    ending. `check_looks` (tests only): `Recorder`'s oracle, its findings in `stats.stale_looks`."""
+    ending. `held`: where SIGINT goes during the run (`interrupts.held`; `run_case` passes one).
+    `check_looks` (tests only): `Recorder`'s oracle, its findings in `stats.stale_looks`."""
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
     try:
@@ -169,7 +172,8 @@ def record_case(source: str, module: str, setup: str, entry: str, *, function: s
     with CleanRun(root) as clean:
         recorder = Recorder(filename, max_events=max_events, time_limit=time_limit, check_looks=check_looks)
         sys.addaudithook = _audit_hooks_refused(recorder)
-        program = Program(recorder, pick_backend(backend, recorder) if record else None, time_limit, on_phase)
+        program = Program(recorder, pick_backend(backend, recorder) if record else None, time_limit, on_phase,
+                          held)
         with program.capture:
             program.run(module, setup_code, entry_code, clean)
             sys.addaudithook = _ADD_AUDIT_HOOK       # (CleanRun would put it back, a round later)
@@ -194,7 +198,7 @@ class Program:
     entry run with the recorder installed, and then what the run leaves let go (`let_go`)."""
 
     def __init__(self, recorder: Recorder, backend: Any, time_limit: float,
-                 on_phase: Callable[[str], None] | None) -> None:
+                 on_phase: Callable[[str], None] | None, held: interrupts.Held | None = None) -> None:
         self.recorder, self.backend = recorder, backend
         self.namespace: dict = {"__name__": "__stepwise__", "__builtins__": sys.modules["builtins"]}
         self.capture = OutputCapture(recorder.stdout if backend is not None else None)
@@ -207,6 +211,15 @@ class Program:
         # code (a check point before a `try` of ours, or a loop's back edge that CPython leaves out of
         # the exception table, would let one tear the run's isolation).
         self.ending = on_phase
+        self.held = held
+
+    def ended(self) -> None:
+        """The program's code is over: said once, before anything of the recorder's is taken down."""
+        if self.held is not None:
+            self.held.close()
+        if self.ending is not None:
+            ending, self.ending = self.ending, None
+            ending("finishing")
 
     def run(self, module: str, setup_code: Any, entry_code: Any, clean: CleanRun) -> None:
         """Everything of the program's, with every ending kept as data in `error`."""
@@ -215,6 +228,8 @@ class Program:
             if self.ending is not None:
                 self.ending("running")   # an interrupt sent before now is taken here, inside the try
             self.deadline.arm()
+            if self.held is not None:
+                self.held.open_for(self.deadline)
             importlib.import_module(module)
             exec(setup_code, self.namespace)
             if self.backend is None:
@@ -224,9 +239,7 @@ class Program:
         except BaseException as caught:  # noqa: BLE001 - every ending is data here
             self.error = caught
         finally:
-            if self.ending is not None:
-                self.ending("finishing")
-                self.ending = None
+            self.ended()
             clean.lift_recursion_limit()      # the teardown below must not run under a program's tiny limit
             _disarm(self.deadline)
         self.elapsed = (time.perf_counter() - started) * 1000
@@ -247,9 +260,7 @@ class Program:
                 exec(entry_code, self.namespace)
             finally:
                 try:
-                    if self.ending is not None:   # first: nothing may interrupt the recorder's teardown
-                        self.ending("finishing")
-                        self.ending = None
+                    self.ended()     # first: nothing may interrupt the recorder's teardown
                 finally:
                     self.backend.uninstall()
         finally:
