@@ -38,6 +38,7 @@ from builtins import (
     type,
 )
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any
 
 from . import exceptions, freeing, interrupts, monitor, packed
@@ -174,7 +175,7 @@ def record_case(source: str, module: str, setup: str, entry: str, *, function: s
         sys.addaudithook = _audit_hooks_refused(recorder)
         program = Program(recorder, pick_backend(backend, recorder) if record else None, time_limit, on_phase,
                           held)
-        with program.capture:
+        with program.capture, _event_loops():
             program.run(module, setup_code, entry_code, clean)
             sys.addaudithook = _ADD_AUDIT_HOOK       # (CleanRun would put it back, a round later)
             end = _end(program.error, recorder, filename, program.elapsed, program.fault)
@@ -286,6 +287,14 @@ class Program:
         freeing.let_run_go(namespace, dropped, clean.collect)
         clean.put_back()
         return found
+
+
+def _event_loops() -> Any:
+    """No event loop runs during the run, as in a script (`async_loop`); asyncio is not imported for it."""
+    if "asyncio" not in sys.modules:
+        return nullcontext()
+    from . import async_loop
+    return async_loop.as_in_a_script()
 
 
 def _not_run(error: SyntaxError, source: str, function: str | None, case: str | None) -> tuple[Recorder, dict]:
