@@ -103,7 +103,7 @@ def authoring(tmp_path):
 
 def fails_with(lessons, tmp_path, *patterns):
     result = subprocess.run([sys.executable, str(REPO / "build.py"), "--out", str(tmp_path / "out"),
-                             "--lessons", str(lessons)], capture_output=True, text=True, cwd=REPO)
+                             "--lessons", str(lessons)], capture_output=True, text=True, cwd=REPO, timeout=600)
     assert result.returncode == 1, result.stdout + result.stderr
     for pattern in patterns:
         assert re.search(pattern, result.stderr), result.stderr
@@ -235,6 +235,21 @@ def test_a_case_that_hits_its_limit(authoring, tmp_path):
     edit(toml, "seconds = 0.7", "seconds = 0.0001")
     fails_with(lessons, tmp_path, r"case 'summary' of 'prepare_context' stopped at its time limit \(0\.0001 s\) after "
                                   r"[\d,]+ steps in Pyodide; raise `seconds`")
+
+
+def test_a_case_that_cannot_be_stopped_fails_the_build_instead_of_stalling_it(authoring, tmp_path):
+    """A loop inside one call into C, and a loop that catches every stop: Pyodide can interrupt neither,
+    so the proof's watchdog ends the worker, says which case and why, and goes on with the next case."""
+    lessons, toml, setup = authoring
+    edit(setup, 'if scenario == "pending":',
+         'if scenario == "pending":\n    sum(range(10 ** 15))\n'
+         'if scenario == "normal":\n    while True:\n        try:\n            while True:\n                pass\n'
+         '        except BaseException:\n            pass\n'
+         'if scenario == "pending":')
+    stderr = fails_with(lessons, tmp_path, r"case 'pending' of '\w+' could not run in Pyodide: ran past its time limit "
+                                           r"\([\d.]+ s\) and could not be stopped",
+                        r"case 'normal' of '\w+' could not run in Pyodide: ran past its time limit")
+    assert "case 'summary' of 'prepare_context'" not in stderr    # the cases after them were proved
 
 
 def test_serve_watch_rebuilds_when_a_lesson_file_changes(authoring, tmp_path):

@@ -21,6 +21,7 @@ import signal
 import sys
 import sysconfig
 import threading
+import time
 from builtins import hasattr, sorted, tuple  # captured at import: a lesson may rebind the builtins
 
 from .recorder import LimitReached, Recorder
@@ -56,6 +57,10 @@ class Deadline:
         signal.setitimer(signal.ITIMER_REAL, self.seconds, REPEAT)
         self.armed = True
         self.recorder.raise_in_callbacks = False
+
+    def passed(self) -> bool:
+        """The run's time limit has passed (the recorder's clock, started by `arm`)."""
+        return time.perf_counter() > self.recorder.deadline
 
     def stop_soon(self, reason: str) -> None:
         """Stop the program now as the limit would (an interrupt): at its next event, and where a

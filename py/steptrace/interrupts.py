@@ -8,7 +8,9 @@ instead:
 - while the program's code runs (`open_for` .. `close`), it stops the run as the time limit does
   (`Deadline.stop_soon`), at once when it lands in the program's own code (not the recorder's, not
   the stdlib's: `NOT_THE_PROGRAM`), else at the program's next event or the deadline's next tick;
-- before that, it is kept and taken as soon as the program starts (`open_for`);
+- an interrupt that comes once the time limit has passed (a watchdog's: the build's proof, the page's
+  deadline) stops the run as the time limit, which it is; one before, as "interrupted" (a reader's Stop);
+- before the program starts, it is kept and taken as soon as the program starts (`open_for`);
 - after it, the program has ended already: the trace is written as it stands, and the interrupt is
   said in `late` (the caller may act on it then, e.g. the CLI exits).
 
@@ -43,8 +45,8 @@ class Held:
         self.deadline = deadline
         if self.pending:
             self.pending = False
-            deadline.stop_soon("interrupted")
-            raise LimitReached("interrupted")
+            deadline.stop_soon("time_limit" if deadline.passed() else "interrupted")
+            raise LimitReached(deadline.recorder.stop_reason)
 
     def close(self) -> None:
         """The program's code has ended: later interrupts are only noted (`late`)."""
@@ -58,9 +60,9 @@ class Held:
             else:
                 self.pending = True
             return
-        deadline.stop_soon("interrupted")
+        deadline.stop_soon("time_limit" if deadline.passed() else "interrupted")
         if frame is not None and not frame.f_code.co_filename.startswith(NOT_THE_PROGRAM):
-            raise LimitReached("interrupted")
+            raise LimitReached(deadline.recorder.stop_reason)
 
 
 @contextmanager

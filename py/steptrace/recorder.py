@@ -147,6 +147,13 @@ class Recorder:
         self.gc_hook = self.on_gc                   # what the runner puts first in gc.callbacks
         self.generators_in_c = 0                    # generators running now, resumed through C
         self.stale_looks: list | None = [] if check_looks else None
+        self.watch: Any = None                      # a `watchdog.Watch` when run under one (see `watched`)
+
+    def watched(self, watch: Any) -> None:
+        """Under a watchdog (`watchdog.py`): each event's count is written to `watch.progress`, which the
+        watching process reads when it must kill a run stuck in C; a run again with `watch.stop_at` ends
+        just after that many events, at the very line that hung (`Watch.stop_here`)."""
+        self.watch = watch
 
     def on_gc(self, phase: str, info: dict) -> None:
         """A gc.callbacks hook: a collection may run finalizers, so a look it interrupted looks again."""
@@ -196,9 +203,17 @@ class Recorder:
         chunk.lines.append(line)
         chunk.frames.append(frame_id)
         self.count = index + 1
+        if self.watch is not None:
+            self._watched(index)
         if checked:
             self._check(index)
         return index
+
+    def _watched(self, index: int) -> None:
+        watch = self.watch
+        watch.progress[0] = index + 1
+        if index + 1 >= watch.stop_at:
+            watch.stop_here()                     # writes the trace as it stands and ends the process
 
     def _next_chunk_if_due(self, index: int) -> None:
         """Close the current chunk when it is full, or holds its share of preview nodes and a few events
@@ -363,6 +378,7 @@ class Recorder:
         """Close the frames the run left open (innermost first), so calls and returns balance.
         `returned`: the entry ended normally, so a frame still open with no stop of ours had its end go
         unheard (the program switched tracing off): its outcome is "unseen", not an unwind."""
+        self.watch = None                           # the program is over: nothing here may stop it
         self._repair(None)
         unseen = returned and self.stop_reason is None
         keys: dict = {}                             # found once: a stop deep in recursion leaves many open

@@ -151,7 +151,7 @@ class Recording:
 def record_case(source: str, module: str, setup: str, entry: str, *, function: str | None = None,
                 case: str | None = None, max_events: int = DEFAULT_EVENTS, time_limit: float = DIRECT_SECONDS,
                 backend: str = "auto", record: bool = True, on_phase: Callable[[str], None] | None = None,
-                check_looks: bool = False, held: interrupts.Held | None = None) -> Recording:
+                check_looks: bool = False, held: interrupts.Held | None = None, watch: Any = None) -> Recording:
     """Run setup then entry in a clean run (`isolation.CleanRun`), recording the shown file.
 
     `record=False` runs the same code without any recorder (for overhead comparison); the document
@@ -161,7 +161,8 @@ def record_case(source: str, module: str, setup: str, entry: str, *, function: s
     KeyboardInterrupt earlier would tear the run's isolation half set up, later the recorder's teardown
     or the trace being written; between, it ends the run as stopped ("interrupted"), like any other
     ending. `held`: where SIGINT goes during the run (`interrupts.held`; `run_case` passes one).
-    `check_looks` (tests only): `Recorder`'s oracle, its findings in `stats.stale_looks`."""
+    `watch`: a `watchdog.Watch` (`Recorder.watched`). `check_looks` (tests only): `Recorder`'s oracle,
+    its findings in `stats.stale_looks`."""
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
     try:
@@ -175,20 +176,16 @@ def record_case(source: str, module: str, setup: str, entry: str, *, function: s
         sys.addaudithook = _audit_hooks_refused(recorder)
         program = Program(recorder, pick_backend(backend, recorder) if record else None, time_limit, on_phase,
                           held)
+        named = {"source": source, "function": function, "case": case}
+        if watch is not None:
+            recorder.watched(watch)
+            watch.recording_now = lambda: program.stopped_here(filename, **named)
         with program.capture, _event_loops():
             program.run(module, setup_code, entry_code, clean)
             sys.addaudithook = _ADD_AUDIT_HOOK       # (CleanRun would put it back, a round later)
             end = _end(program.error, recorder, filename, program.elapsed, program.fault)
             found = program.let_go(clean)
-    capture = program.capture
-    document = {
-        "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
-        "python": sys.version.split()[0], "backend": program.backend.name if program.backend else "none",
-        "stdout_text": capture.out.text(), "stderr_text": capture.err.text(), "end": end, "files": found,
-        "stats": {"events": recorder.count, "kept": recorder.table.kept(), "calls": recorder.calls,
-                  "elapsed_ms": round(program.elapsed, 3), "stdout_truncated": capture.truncated,
-                  "internal_errors": recorder.internal_errors},
-    }
+    document = program.document(end, found, **named)
     if check_looks:
         document["stats"]["stale_looks"] = recorder.stale_looks
     return Recording(recorder, document)
@@ -221,6 +218,27 @@ class Program:
         if self.ending is not None:
             ending, self.ending = self.ending, None
             ending("finishing")
+
+    def document(self, end: dict, found: list, source: str, function: str | None, case: str | None) -> dict:
+        """The trace document's fields besides the recorder's tables (docs/trace-format.md)."""
+        recorder, capture = self.recorder, self.capture
+        return {
+            "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
+            "python": sys.version.split()[0], "backend": self.backend.name if self.backend else "none",
+            "stdout_text": capture.out.text(), "stderr_text": capture.err.text(), "end": end, "files": found,
+            "stats": {"events": recorder.count, "kept": recorder.table.kept(), "calls": recorder.calls,
+                      "elapsed_ms": round(self.elapsed, 3), "stdout_truncated": capture.truncated,
+                      "internal_errors": recorder.internal_errors},
+        }
+
+    def stopped_here(self, filename: str, **named: Any) -> Recording:
+        """The run as it stands, in the middle of the program, ended as stopped at its time limit: for a
+        watched run in a process that will not go on (`watchdog`), where a program that swallows its stop
+        could never be brought back here."""
+        self.recorder.stop("time_limit")
+        self.recorder.finish()
+        end = _end(LimitReached("time_limit"), self.recorder, filename, self.recorder.time_limit * 1000)
+        return Recording(self.recorder, self.document(end, [], **named))
 
     def run(self, module: str, setup_code: Any, entry_code: Any, clean: CleanRun) -> None:
         """Everything of the program's, with every ending kept as data in `error`."""

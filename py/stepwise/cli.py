@@ -13,7 +13,8 @@ import json
 import sys
 from pathlib import Path
 
-from steptrace.runner import BACKENDS, RunnerError, run_case
+from steptrace.runner import BACKENDS, RunnerError
+from steptrace.watchdog import run_case_watched
 
 from . import scenario as scenarios
 
@@ -62,9 +63,10 @@ def _trace(args: argparse.Namespace) -> tuple[str, Path]:
     if py_root not in sys.path:
         sys.path.insert(0, py_root)
     limits = loaded.functions[args.function].limits
-    text = run_case(source, loaded.module, setup, entry, function=args.function, case=args.case,
-                    max_events=args.max_events or limits.events, time_limit=args.time_limit or limits.seconds,
-                    backend=args.backend)
+    # Watched: a case looping inside one call into C, or catching every stop, is still stopped.
+    text = run_case_watched(source, loaded.module, setup, entry, function=args.function, case=args.case,
+                            max_events=args.max_events or limits.events,
+                            time_limit=args.time_limit or limits.seconds, backend=args.backend)
     return text, loaded.root
 
 
