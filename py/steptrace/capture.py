@@ -9,11 +9,15 @@ that made it and tagged with its stream. Not captured: bytes written to the file
 descriptors themselves (`os.write(1, …)`, a C library's printf); `fileno()` says so
 the way `io.StringIO` does (`io.UnsupportedOperation`).
 
+Threads the program starts write into the capture too while the run lasts; one it leaves running is
+abandoned: it goes on, and what it writes while a later run captures is dropped (`_ABANDONED`).
+
 Pyodide's batched stdout hands lines to JavaScript and drops a last line without a
 newline (pyodide#4139); capturing in Python keeps every character.
 """
 from __future__ import annotations
 
+import _thread
 import codecs
 import io
 import sys
@@ -37,6 +41,10 @@ from builtins import (
 from collections.abc import Callable
 
 OUTPUT_CAP = 1_000_000   # characters kept for the whole run, both streams together
+# Threads a run left running (their idents): what they write while a later run captures is dropped, so
+# nothing of one run reaches another's output. Between runs they write to the host's streams.
+_ABANDONED: set[int] = set()
+_get_ident = _thread.get_ident
 _exact_str = str.__str__   # a str subclass's text as an exact str, in C (its own __str__ is not called)
 
 
@@ -119,6 +127,8 @@ class CapturedStream(io.TextIOBase):
             text = _exact_str(text)         # a str subclass, as a real stream takes it (no method of its own runs)
         if not text:
             return 0
+        if _ABANDONED and _get_ident() in _ABANDONED:
+            return len(text)                # a thread an earlier run left running (see _ABANDONED)
         budget = self._budget
         kept = text if len(text) <= budget.left else text[:max(budget.left, 0)]
         if len(kept) < len(text):
@@ -154,6 +164,9 @@ class OutputCapture:
         return self._budget.truncated
 
     def __enter__(self) -> OutputCapture:
+        alive = set(sys._current_frames())
+        _ABANDONED.intersection_update(alive)   # an ident may be reused once its thread has ended
+        self._threads_before = alive
         self._saved = tuple(getattr(sys, name) for name in _NAMES)
         sys.stdout = sys.__stdout__ = self.out
         sys.stderr = sys.__stderr__ = self.err
@@ -162,3 +175,4 @@ class OutputCapture:
     def __exit__(self, *exc_info: object) -> None:
         for name, stream in zip(_NAMES, self._saved, strict=True):
             setattr(sys, name, stream)
+        _ABANDONED.update(set(sys._current_frames()) - self._threads_before)
