@@ -316,17 +316,18 @@ def test_if_modified_since_is_read_as_gmt_whatever_the_server_zone(monkeypatch):
 
 def test_every_reason_a_run_stops_for_has_page_text_in_both_languages(tmp_path, monkeypatch):
     """The page says "stopped after N steps: <reason>" from `reason_<end.reason>` (debugger.js): every
-    reason a run ends with is one of STOP_REASONS (three runs stopped three ways), and each has its words."""
+    reason a run ends with is one of STOP_REASONS (four runs stopped four ways), and each has its words."""
     from steptrace.limits import STOP_REASONS
     from steptrace.runner import run_case
     (tmp_path / "stopping.py").write_text("import sys\n\ndef spin():\n    while True:\n        pass\n\n"
                                           "def audit():\n    sys.addaudithook(print)\n\n"
-                                          "def interrupt():\n    raise KeyboardInterrupt\n", encoding="utf-8")
+                                          "def interrupt():\n    raise KeyboardInterrupt\n\n"
+                                          "def leave():\n    import os\n    os._exit(0)\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     ends = [json.loads(run_case("stopping.py", "stopping", "from stopping import *\n", f"{entry}()\n",
-                                time_limit=0.2))["end"] for entry in ("spin", "audit", "interrupt")]
+                                time_limit=0.2))["end"] for entry in ("spin", "audit", "interrupt", "leave")]
     assert [(end["status"], end["reason"]) for end in ends] == [
-        ("stopped", "time_limit"), ("stopped", "audit_hook"), ("stopped", "interrupted")]
+        ("stopped", "time_limit"), ("stopped", "audit_hook"), ("stopped", "interrupted"), ("stopped", "process")]
     assert {end["reason"] for end in ends} <= set(STOP_REASONS)
     strings = json.loads((REPO / "site" / "i18n.json").read_text(encoding="utf-8"))
     for language in ("zh", "en"):

@@ -24,7 +24,7 @@ attribute of a standard class changed in place stays (`json.JSONEncoder.default 
 class's dict would cost each run milliseconds); a codec search function stays registered (`codecs`
 cannot list them); `atexit` registrations pile up (they never run in a worker); `random`'s state goes
 on. Nor can be: an audit hook stays for the interpreter's life (so the runner stops a run that adds
-one, `runner._audit_hooks_refused`), and a Python signal handler (CPython; Pyodide has only the
+one, `refused.py`), and a Python signal handler (CPython; Pyodide has only the
 interrupt) can run between two steps unseen.
 
 Why not a fresh interpreter per run, as trusted systems do? The case runs where no spare is at hand:

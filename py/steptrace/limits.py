@@ -26,7 +26,7 @@ EVENTS_RANGE = (1_000, 5_000_000)
 # pass a scenario's limits.
 DIRECT_SECONDS = 10.0
 # Every `end.reason` of a stopped run, each with its words on the page (site/i18n.json `reason_<reason>`).
-STOP_REASONS = ("time_limit", "generators_nested", "audit_hook", "interrupted")
+STOP_REASONS = ("time_limit", "generators_nested", "audit_hook", "process", "interrupted")
 
 
 class Limits:

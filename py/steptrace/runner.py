@@ -50,6 +50,7 @@ from .exceptions import describe_exception, exception_text
 from .isolation import CleanRun
 from .limits import DEFAULT_EVENTS, DIRECT_SECONDS
 from .recorder import LimitReached, Recorder
+from .refused import refused
 from .settrace import SettraceBackend
 from .table import MIN_EVENTS
 
@@ -173,7 +174,6 @@ def record_case(source: str, module: str, setup: str, entry: str, *, function: s
     root, filename = locate(source, module)
     with CleanRun(root) as clean:
         recorder = Recorder(filename, max_events=max_events, time_limit=time_limit, check_looks=check_looks)
-        sys.addaudithook = _audit_hooks_refused(recorder)
         program = Program(recorder, pick_backend(backend, recorder) if record else None, time_limit, on_phase,
                           held)
         named = {"source": source, "function": function, "case": case}
@@ -181,8 +181,8 @@ def record_case(source: str, module: str, setup: str, entry: str, *, function: s
             recorder.watched(watch)
             watch.recording_now = lambda: program.stopped_here(filename, **named)
         with program.capture, _event_loops():
-            program.run(module, setup_code, entry_code, clean)
-            sys.addaudithook = _ADD_AUDIT_HOOK       # (CleanRun would put it back, a round later)
+            with refused(recorder):
+                program.run(module, setup_code, entry_code, clean)
             end = _end(program.error, recorder, filename, program.elapsed, program.fault)
             found = program.let_go(clean)
     document = program.document(end, found, **named)
@@ -339,20 +339,6 @@ def _disarm(deadline: Deadline) -> None:
             return
         except LimitReached:
             continue
-
-
-_ADD_AUDIT_HOOK = sys.addaudithook
-
-
-def _audit_hooks_refused(recorder: Recorder) -> Callable[[Callable], None]:
-    """`sys.addaudithook` for the run: it stops the run (end reason "audit_hook") instead of adding the
-    hook. An audit hook can never be taken out again: it would see the recorder's own audited calls
-    (the monitoring backend's `sys._getframe` at every event, the scan of the run's folders) and run
-    its code there, in this run and in every later one of the interpreter."""
-    def addaudithook(hook: Callable) -> None:
-        recorder.stop("audit_hook")
-        raise LimitReached("audit_hook")
-    return addaudithook
 
 
 def _end(error: BaseException | None, recorder: Recorder, filename: str, elapsed: float,
