@@ -80,28 +80,30 @@ class ValuePool:
         return self.previewer.number(kind, value)
 
     def intern(self, preview: dict, signature: Snap | None = None) -> int:
-        """Run-wide index of `preview`, adding it to the current list once; structured previews
-        that are equal (deep copies, a value changed back) share one entry. `signature`: the preview's
+        """Run-wide index of `preview`, adding it to the current list once; previews that are equal
+        (deep copies, a value changed back, two equal Decimals) share one entry. `signature`: the preview's
         (None for a scalar), whose `nodes` count against the chunk's share when the preview is added."""
         ref = self._index.get(id(preview))
         if ref is None:
-            if "items" in preview or "entries" in preview or "fields" in preview:
-                same_text = self._by_text.get(preview["r"])
-                if same_text is not None:
-                    items = self.items
-                    # A deep compare in C, only when the short repr matches, and only with the latest few:
-                    # an object mutated on every step behind an unchanging repr (a class's default one)
-                    # would make each intern compare with all before it, quadratic in a chunk's events.
-                    for ref in reversed(same_text):
-                        if items[ref] == preview:
-                            self._index[id(preview)] = ref
-                            self._kept.append(preview)
-                            return ref + self.base
-                    if len(same_text) >= SAME_TEXT_KEPT:
-                        del same_text[0]
-                    same_text.append(len(items))
-                else:
-                    self._by_text[preview["r"]] = [len(self.items)]
+            # Equal previews share one entry whatever made them: by content, not by which dict the
+            # previewer's cache (keyed by id) handed back, which depends on whether a freed object's
+            # address was reused, so that the same program always writes the same table.
+            same_text = self._by_text.get(preview["r"])
+            if same_text is not None:
+                items = self.items
+                # A deep compare in C, only when the short repr matches, and only with the latest few:
+                # an object mutated on every step behind an unchanging repr (a class's default one)
+                # would make each intern compare with all before it, quadratic in a chunk's events.
+                for ref in reversed(same_text):
+                    if items[ref] == preview:
+                        self._index[id(preview)] = ref
+                        self._kept.append(preview)
+                        return ref + self.base
+                if len(same_text) >= SAME_TEXT_KEPT:
+                    del same_text[0]
+                same_text.append(len(items))
+            else:
+                self._by_text[preview["r"]] = [len(self.items)]
             ref = self._index[id(preview)] = len(self.items)
             self.items.append(preview)
             nodes = 1 if signature is None else signature.nodes
