@@ -91,18 +91,10 @@ class MonitoringBackend:
         self.tool: int | None = None
         self.codes: dict[int, types.CodeType] = {}
 
-    def reserve(self) -> None:
-        """Take a tool id before any of the program's code runs (its import, its setup), so that a program
-        taking the others cannot leave none. A program may still free ours, as it may untraced (then take
-        the id for itself): recording stops there (`uninstall` takes the id back only if it is free)."""
-        self.tool = claim_tool()
-
     def install(self) -> None:
         monitoring = sys.monitoring
         events = monitoring.events
-        if self.tool is None or monitoring.get_tool(self.tool) != TOOL_NAME:
-            self.tool = claim_tool()
-        tool = self.tool
+        self.tool = tool = claim_tool()
         monitoring.restart_events()       # forget DISABLEs left from an earlier run
         recorder = self.recorder
         filename = recorder.filename
@@ -223,7 +215,6 @@ class MonitoringBackend:
         monitoring.set_events(tool, events.PY_START | events.RAISE | events.PY_UNWIND | events.PY_THROW)
 
     def uninstall(self) -> None:
-        """Idempotent: the runner calls it once more after the run, for a tool reserved but never used."""
         if self.tool is None:
             return
         monitoring = sys.monitoring

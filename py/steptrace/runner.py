@@ -249,8 +249,6 @@ class Program:
             self.deadline.arm()
             if self.held is not None:
                 self.held.open_for(self.deadline)
-            if self.backend is not None:
-                self.backend.reserve()
             importlib.import_module(module)
             exec(setup_code, self.namespace)
             if self.backend is None:
@@ -261,8 +259,6 @@ class Program:
             self.error = caught
         finally:
             self.ended()
-            if self.backend is not None:
-                self.backend.uninstall()      # a tool reserved for an entry that never ran
             clean.lift_recursion_limit()      # the teardown below must not run under a program's tiny limit
             _disarm(self.deadline)
         self.elapsed = (time.perf_counter() - started) * 1000

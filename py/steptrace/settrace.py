@@ -32,9 +32,6 @@ class SettraceBackend:
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
 
-    def reserve(self) -> None:
-        """Nothing to take before the program runs (`MonitoringBackend.reserve`)."""
-
     def install(self) -> None:
         recorder = self.recorder
         filename = recorder.filename
