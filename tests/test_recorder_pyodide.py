@@ -305,3 +305,23 @@ def test_generators_nested_through_c_stop_before_the_js_stack_overflows(generato
     assert generators("delegate(2_000)", backend=backend)["stdout_text"] == "1\n"   # `yield from`: inline
     untraced = generators("walk(2_000)", record=False)
     assert untraced["end"]["status"] == "returned" and untraced["stdout_text"] == "1\n"
+
+
+def test_frames_after_a_caught_recursion_error_are_recorded(pyodide):
+    """sys.monitoring goes on after the program hits its recursion limit and catches it (CPython 3.11's
+    settrace switches itself off there: docs/limits.md)."""
+    code = (
+        "import json, os, sys\nfrom steptrace.runner import run_case\n"
+        "os.makedirs('/tmp/deep', exist_ok=True)\n"
+        "open('/tmp/deep/deep_then.py', 'w').write('def deep(n):\\n    return deep(n + 1)\\n\\n"
+        "def after(x):\\n    y = x * 2\\n    return y\\n\\n"
+        "def main():\\n    try:\\n        deep(0)\\n    except RecursionError:\\n        print(\"caught\")\\n"
+        "    return after(3)\\n')\n"
+        "sys.path.insert(0, '/tmp/deep')\n"
+        "doc = json.loads(run_case('deep_then.py', 'deep_then', 'from deep_then import main', 'main()'))\n"
+        "names = {f['id']: f['function'] for f in doc['frames']}\n"
+        "result = json.dumps([doc['end']['call']['status'], doc['stdout_text'],"
+        " [names[f] for f in doc['events']['frame']][-4:]])")
+    status, out, last = pyodide.run_json(code)
+    assert (status, out) == ("returned", "caught\n")
+    assert last[:3] == ["after", "after", "after"] and last[3] == "main"
