@@ -31,6 +31,7 @@ from builtins import (
     len,
     max,
     memoryview,
+    set,
     setattr,
     str,
     super,

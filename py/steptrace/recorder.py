@@ -431,12 +431,14 @@ class Recorder:
         for _ in range(LOOKS_AGAIN):
             collections = self._collections_seen()
             self._look(state, frame, index)
-            if self._collections_seen() == collections:
+            after = self._collections_seen()
+            if after == collections:
                 break
         else:
             _collector_waiting(self._look, state, frame, index)   # collections at every look: a last one
+            after = self._collections_seen()
         if self.stale_looks is not None:
-            _collector_waiting(self._compare_with_fresh_previews, state, frame, index)
+            _collector_waiting(self._compare_with_fresh_previews, state, frame, index, after)
 
     def _collections_seen(self) -> int:
         """Collections begun so far: heard by `on_gc` while it is the collector's first callback; else
@@ -542,11 +544,14 @@ class Recorder:
                 set_refs.append(intern(known[2], known[1]))
         return len(seen)
 
-    def _compare_with_fresh_previews(self, state: FrameState, frame: FrameType, index: int) -> None:
+    def _compare_with_fresh_previews(self, state: FrameState, frame: FrameType, index: int,
+                                     collections: int) -> None:
         """`check_looks`: every name the frame holds must be known, and preview now as the recorder
-        believes it does."""
+        believes it does. A collection that began after the last look (`collections` were seen at its
+        end) may have run the program's finalizers since: they changed the frame after the step was
+        shown, which no look could have seen, so nothing is compared then."""
         namespace = _namespace(frame, state.code)
-        if namespace is None:
+        if namespace is None or self._collections_seen() != collections:
             return
         fresh = Previewer()
         current = {name: value for name, value in namespace[0] if type(name) is str and name[:1] != "."}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+from builtins import setattr  # captured at import: a lesson may rebind the builtins
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any

@@ -24,6 +24,13 @@ import os
 import signal
 import tempfile
 import time
+from builtins import (  # captured at import: a lesson may rebind the builtins
+    RuntimeError,
+    hasattr,
+    max,
+    memoryview,
+    round,
+)
 from typing import Any
 
 from .limits import GRACE_SECONDS

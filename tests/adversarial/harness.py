@@ -12,6 +12,7 @@ Stdlib only. Each program is a module in `programs/`; its header comments may sa
     # limit-bound: ...  it runs into the recursion limit: events there vary run to run
     # gc-bound: ...     what it records depends on when garbage collections run: runs may differ
     # backend-bound: ... what it records depends on the backend (both must still be faithful)
+    # seconds: <n>      its runs' time limit instead of TIME_LIMIT (a program of many deep steps)
 
 The report holds the untraced document, one traced document per backend, a second
 traced run (to catch leaks between runs), the interpreter state before and after, and
@@ -40,7 +41,7 @@ def directives(path: str) -> dict[str, str]:
                 break
             key, _, value = line[1:].strip().partition(":")
             if key.strip() in ("setup", "entry", "runaway", "memory", "needs", "limit-bound", "gc-bound",
-                              "backend-bound"):
+                              "backend-bound", "seconds"):
                 found[key.strip()] = value.strip().encode().decode("unicode_escape")
     return found
 
@@ -61,9 +62,13 @@ def state() -> dict:
     }
 
 
+directives_of: dict[str, dict] = {}    # name -> its directives, as `examine` read them
+
+
 def run(run_case, name: str, setup: str, entry: str, **options) -> tuple[dict, float]:
     started = time.perf_counter()
-    options = {"time_limit": TIME_LIMIT, "max_events": MAX_EVENTS, **options}
+    seconds = float(directives_of.get(name, {}).get("seconds", TIME_LIMIT))
+    options = {"time_limit": seconds, "max_events": MAX_EVENTS, **options}
     text = run_case(f"{name}.py", name, setup, entry, function="main", case=name, **options)
     return json.loads(text), time.perf_counter() - started
 
@@ -92,7 +97,7 @@ def examine(directory: str, name: str, backends: list[str]) -> dict:
     from steptrace.runner import run_case
     if directory not in sys.path:
         sys.path.insert(0, directory)
-    found = directives(os.path.join(directory, f"{name}.py"))
+    found = directives_of[name] = directives(os.path.join(directory, f"{name}.py"))
     setup = found.get("setup", f"from {name} import *\n")
     entry = found.get("entry", "main()") + "\n"
     outsider = os.path.join(tempfile.gettempdir(), f"stepwise-outsider-{os.getpid()}-{name}")

@@ -1,3 +1,4 @@
+# seconds: 4
 # An exception raised 20,000 calls deep that nothing catches: the run ends "raised". Its traceback has 20,000
 # entries; freed at once it overflowed the JS stack in Pyodide (traced or not), which then died.
 import sys
