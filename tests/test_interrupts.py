@@ -10,15 +10,11 @@ import _thread
 import json
 import random
 import signal
-import sys
 import threading
 import time
-import uuid
 
 import pytest
 from test_recorder import check_document
-
-from steptrace.runner import run_case
 
 PROGRAM = """\
 def build(n):
@@ -31,13 +27,8 @@ def build(n):
 
 
 @pytest.fixture
-def lesson(tmp_path):
-    name = "interrupted_" + uuid.uuid4().hex[:8]
-    (tmp_path / f"{name}.py").write_text(PROGRAM, encoding="utf-8")
-    sys.path.insert(0, str(tmp_path))
-    yield lambda entry, **kw: run_case(f"{name}.py", name, f"from {name} import *", entry, **kw)
-    sys.path.remove(str(tmp_path))
-    sys.modules.pop(name, None)
+def lesson(fresh_module):
+    return fresh_module(PROGRAM, "interrupted")
 
 
 @pytest.fixture

@@ -3,13 +3,9 @@ that run's output; a thread the run leaves running is abandoned, and nothing it 
 from __future__ import annotations
 
 import json
-import sys
 import time
-import uuid
 
 import pytest
-
-from steptrace.runner import run_case
 
 PROGRAM = """\
 import threading
@@ -41,13 +37,9 @@ def slow():
 
 
 @pytest.fixture
-def run(tmp_path):
-    name = "threads_" + uuid.uuid4().hex[:8]
-    (tmp_path / f"{name}.py").write_text(PROGRAM, encoding="utf-8")
-    sys.path.insert(0, str(tmp_path))
-    yield lambda entry: json.loads(run_case(f"{name}.py", name, f"from {name} import *", entry))
-    sys.path.remove(str(tmp_path))
-    sys.modules.pop(name, None)
+def run(fresh_module):
+    program = fresh_module(PROGRAM, "threads")
+    return lambda entry: json.loads(program(entry))
 
 
 def test_what_threads_print_during_the_run_is_its_output(run):
