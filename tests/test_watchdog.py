@@ -57,10 +57,11 @@ seconds = 0.5
 
 [cases]
 once = { zh = "一次", en = "Once" }
+in_setup = { zh = "准备代码里", en = "In the setup" }
 
 [[functions]]
 name = "in_c"
-cases = ["once"]
+cases = ["once", "in_setup"]
 entry = "in_c()"
 
 [[functions]]
@@ -82,13 +83,14 @@ def lesson(tmp_path_factory) -> Path:
     (root / "py" / "runaways.py").write_text(RUNAWAYS, encoding="utf-8")
     (root / "scenarios" / "runaways").mkdir(parents=True)
     (root / "scenarios" / "runaways.toml").write_text(SCENARIO, encoding="utf-8")
-    (root / "scenarios" / "runaways" / "setup.py").write_text("from runaways import *\n", encoding="utf-8")
+    setup = "from runaways import *\nif scenario == 'in_setup':\n    sum(range(10 ** 15))\n"
+    (root / "scenarios" / "runaways" / "setup.py").write_text(setup, encoding="utf-8")
     return root
 
 
-def trace(lesson: Path, function: str) -> dict:
+def trace(lesson: Path, function: str, case: str = "once") -> dict:
     done = subprocess.run([sys.executable, "-m", "stepwise", "trace", "py/runaways.py", "--scenario",
-                           str(lesson / "scenarios" / "runaways.toml"), "--function", function, "--case", "once"],
+                           str(lesson / "scenarios" / "runaways.toml"), "--function", function, "--case", case],
                           capture_output=True, text=True, cwd=lesson, timeout=120,
                           env={"PYTHONPATH": str(REPO / "py"), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
@@ -118,3 +120,11 @@ def test_a_runaway_finalizer_is_stopped(lesson):
     assert (doc["end"]["status"], doc["end"]["reason"]) == ("stopped", "time_limit")
     assert doc["stdout_text"] == ""
     assert RUNAWAYS.splitlines()[last_line(doc) - 1].strip() == "sum(range(10 ** 15))"
+
+
+def test_a_setup_that_hangs_in_c_ends_with_no_events_and_nothing_run_again(lesson):
+    """Nothing of the shown file ran by the limit: the case is not run a second time, and the watcher runs
+    none of it either (it would hang there)."""
+    doc = trace(lesson, "in_c", "in_setup")
+    assert (doc["end"]["status"], doc["end"]["reason"]) == ("stopped", "time_limit")
+    assert doc["stats"]["events"] == 0 and doc["case"] == "in_setup" and doc["stdout_text"] == ""

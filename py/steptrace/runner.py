@@ -204,6 +204,7 @@ class Program:
         self.error: BaseException | None = None
         self.fault: str | None = None     # why the recorder could not start
         self.elapsed = 0.0
+        self.started = 0.0
         # Said once, by the first statement that runs after the program's code: from the worker's
         # uninstalling its interrupt buffer there, no KeyboardInterrupt can land in the recorder's own
         # code (a check point before a `try` of ours, or a loop's back edge that CPython leaves out of
@@ -237,12 +238,13 @@ class Program:
         could never be brought back here."""
         self.recorder.stop("time_limit")
         self.recorder.finish()
-        end = _end(LimitReached("time_limit"), self.recorder, filename, self.recorder.time_limit * 1000)
+        self.elapsed = (time.perf_counter() - self.started) * 1000
+        end = _end(LimitReached("time_limit"), self.recorder, filename, self.elapsed)
         return Recording(self.recorder, self.document(end, [], **named))
 
     def run(self, module: str, setup_code: Any, entry_code: Any, clean: CleanRun) -> None:
         """Everything of the program's, with every ending kept as data in `error`."""
-        started = time.perf_counter()
+        started = self.started = time.perf_counter()
         try:
             if self.ending is not None:
                 self.ending("running")   # an interrupt sent before now is taken here, inside the try
@@ -319,14 +321,19 @@ def _not_run(error: SyntaxError, source: str, function: str | None, case: str | 
     """The trace of a case whose setup or entry does not compile: no events, a clear end."""
     exception = {**describe_exception(error, error.msg or "invalid syntax"), "line": error.lineno,
                  "in_source": False, "file": error.filename}
-    recorder = Recorder(error.filename or "<none>", max_events=MIN_EVENTS)
+    end = {"status": "raised", "reason": None, "exception": exception, "ms": 0.0, "call": None}
+    return nothing_recorded(error.filename or "<none>", end, source, function, case)
+
+
+def nothing_recorded(filename: str, end: dict, source: str, function: str | None,
+                     case: str | None) -> tuple[Recorder, dict]:
+    """(recorder, document) of a case that recorded no event, ended as `end` says: nothing is run."""
+    recorder = Recorder(filename, max_events=MIN_EVENTS)
     return recorder, {
         "format": FORMAT, "version": VERSION, "source": source, "function": function, "case": case,
         "python": sys.version.split()[0], "backend": "none",
-        "stdout_text": "", "stderr_text": "",
-        "end": {"status": "raised", "reason": None, "exception": exception, "ms": 0.0, "call": None},
-        "files": [],
-        "stats": {"events": 0, "kept": 0, "calls": 0, "elapsed_ms": 0.0, "stdout_truncated": False,
+        "stdout_text": "", "stderr_text": "", "end": end, "files": [],
+        "stats": {"events": 0, "kept": 0, "calls": 0, "elapsed_ms": end["ms"], "stdout_truncated": False,
                   "internal_errors": []},
     }
 

@@ -10,15 +10,15 @@ shared memory) at every event, and the watcher noted how many there were when th
 had passed. The same case is run again, deterministic as runs are, in a second child told to end just
 after that many events (`Watch.stop_at`): at the very line that hung in C, or where a program that
 swallows its stops was at its limit, the child writes the trace as it stands, with end reason
-`time_limit`, and exits. If the second run cannot be brought there either, the answer is a trace with no
-events, stopped at the time limit.
+`time_limit`, and exits. If the second run cannot be brought there either, or the first recorded nothing
+by its limit (a hang in the module's import or the setup), the answer is a trace with no events, stopped
+at the time limit.
 
 Writing a trace (from `on_phase("finishing")` on) is never cut short. Where there is no `os.fork`
 (Windows, Pyodide: the page and the build's proof watch their worker instead) the run is not watched.
 """
 from __future__ import annotations
 
-import json
 import mmap
 import os
 import signal
@@ -27,14 +27,13 @@ import time
 from builtins import (  # captured at import: a lesson may rebind the builtins
     RuntimeError,
     hasattr,
-    max,
     memoryview,
     round,
 )
 from typing import Any
 
 from .limits import GRACE_SECONDS
-from .runner import record_case, run_case
+from .runner import Recording, nothing_recorded, run_case
 
 KILL_SECONDS = 2.0      # after the limit and its grace: the runner stops at a Python instruction well within
 POLL_SECONDS = 0.01
@@ -77,20 +76,20 @@ def run_case_watched(source: str, module: str, setup: str, entry: str, *, time_l
     text = _in_child(args, time_limit, options, first)
     if text is not None:
         return text
-    again = Watch(stop_at=max(first.at_limit, 1))
-    text = _in_child(args, time_limit, options, again)
-    if text is not None:
-        return text
+    if first.at_limit:          # nothing recorded by then (a hang in the import or setup): no use again
+        text = _in_child(args, time_limit, options, Watch(stop_at=first.at_limit))
+        if text is not None:
+            return text
     return _unstoppable(source, module, time_limit, options)
 
 
 def _unstoppable(source: str, module: str, time_limit: float, options: dict) -> str:
-    """A trace with no events for a run that twice could not be stopped: its end says the time limit."""
-    named = {key: value for key, value in options.items() if key in ("function", "case")}
-    document = json.loads(record_case(source, module, "", "", time_limit=time_limit, **named).written("json"))
-    document["end"] = {"status": "stopped", "reason": "time_limit", "exception": None,
-                       "ms": round((time_limit + GRACE_SECONDS + KILL_SECONDS) * 1000, 3), "call": None}
-    return json.dumps(document, ensure_ascii=False)
+    """A trace with no events for a run that could not be stopped (nor brought back to where it was):
+    its end says the time limit. Nothing of the program runs here, in the watcher's own process."""
+    end = {"status": "stopped", "reason": "time_limit", "exception": None,
+           "ms": round((time_limit + GRACE_SECONDS + KILL_SECONDS) * 1000, 3), "call": None}
+    recorder, document = nothing_recorded(module, end, source, options.get("function"), options.get("case"))
+    return Recording(recorder, document).written("json")
 
 
 def _in_child(args: tuple, time_limit: float, options: dict, watch: Watch) -> str | None:
