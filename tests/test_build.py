@@ -252,6 +252,29 @@ def test_a_case_that_cannot_be_stopped_fails_the_build_instead_of_stalling_it(au
     assert "case 'summary' of 'prepare_context'" not in stderr    # the cases after them were proved
 
 
+def test_a_case_stuck_in_c_or_swallowing_its_stops_is_kept_up_to_where_it_was(tmp_path):
+    """A run that hangs inside one call into C after its shown code has run, and one that swallows every
+    stop while the shown code runs: the terminated worker's trace is lost, but runs again stop where the
+    first was at its limit (worker_watch.py), and the build says how far each came, not that it could
+    not run."""
+    lessons, scenarios = tmp_path / "lessons", tmp_path / "scenarios"
+    shutil.copytree(REPO / "tests" / "fixtures" / "lessons" / "routes", lessons / "routes")
+    shutil.copytree(REPO / "tests" / "fixtures" / "scenarios", scenarios)
+    toml = lessons / "routes" / "lesson.toml"
+    edit(toml, 'scenarios = "tests/fixtures/scenarios/routes.toml"', f'scenarios = "{scenarios / "routes.toml"}"')
+    with (scenarios / "routes" / "setup.py").open("a", encoding="utf-8") as setup:
+        setup.write("class Stuck(dict):\n    def get(self, key, default=None):\n        return sum(range(10 ** 15))\n"
+                    "if scenario == 'town':\n    town.roads = Stuck(town.roads)\n")
+    edit(scenarios / "routes.toml", 'print(list(town.neighbours("school")))',
+         'while True:\n    try:\n        town.add("a", "b", 1)\n    except BaseException:\n        pass')
+    stopped = r"case 'town' of 'plan_trip' stopped at its time limit \(2.5 s\) after ([\d,]+) steps"
+    stderr = fails_with(lessons, tmp_path, stopped)
+    steps = int(re.search(stopped, stderr)[1].replace(",", ""))
+    assert steps > 10        # the calls into plan_trip, shortest and neighbours before the hang
+    assert "case 'town' of 'plan_trip' could not run" not in stderr
+    assert re.search(r"case 'town' of 'RoadMap' stopped at its time limit \(2.5 s\) after [\d,]{4,} steps", stderr)
+
+
 def test_serve_watch_rebuilds_when_a_lesson_file_changes(authoring, tmp_path):
     import socket
     import time

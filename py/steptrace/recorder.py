@@ -150,9 +150,10 @@ class Recorder:
         self.watch: Any = None                      # a `watchdog.Watch` when run under one (see `watched`)
 
     def watched(self, watch: Any) -> None:
-        """Under a watchdog (`watchdog.py`): each event's count is written to `watch.progress`, which the
-        watching process reads when it must kill a run stuck in C; a run again with `watch.stop_at` ends
-        just after that many events, at the very line that hung (`Watch.stop_here`)."""
+        """Under a watchdog (`watchdog.py`, `worker_watch.py`): the count of events is written to
+        `watch.progress` (every `watch.mask + 1` events), which the watching process reads when it must
+        kill a run stuck in C; a run again with `watch.stop_at` ends just after that many events, where
+        the first one was at its limit (`stop_here`)."""
         self.watch = watch
 
     def on_gc(self, phase: str, info: dict) -> None:
@@ -211,8 +212,10 @@ class Recorder:
 
     def _watched(self, index: int) -> None:
         watch = self.watch
-        watch.progress[0] = index + 1
-        if index + 1 >= watch.stop_at:
+        count = index + 1
+        if not count & watch.mask:
+            watch.progress[0] = count
+        if count >= watch.stop_at:
             watch.stop_here()                     # writes the trace as it stands and ends the process
 
     def _next_chunk_if_due(self, index: int) -> None:

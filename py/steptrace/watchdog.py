@@ -43,6 +43,8 @@ _exit = os._exit        # the real one: during a run `os._exit` stops the progra
 class Watch:
     """What a watched run shares with its watcher: [events recorded, finishing (0/1)], and where to stop."""
 
+    mask = 0                   # the count is written at every event (shared memory: as cheap as a store)
+
     def __init__(self, stop_at: float = float("inf")) -> None:
         self._memory = mmap.mmap(-1, 16)
         self.progress = memoryview(self._memory).cast("q")

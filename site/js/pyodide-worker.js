@@ -3,7 +3,9 @@
 // Messages are small plain objects with an explicit `type` (see worker-client.js for the page side):
 //   in:  {type: "init", files: [repoPath], root: url, pythonRoot: repoPath,
 //         pyodide: folder path, warmup: run request | null, interrupt: SharedArrayBuffer(2) | null}
-//        {type: "run", id, source, module, setup, entry, function, case, limits: {maxEvents, timeLimit}}
+//        {type: "run", id, source, module, setup, entry, function, case, limits: {maxEvents, timeLimit},
+//         probeFrom?: events, stopAt?: events} (runs again of a case the page had to terminate:
+//         py/steptrace/worker_watch.py)
 //   out: {type: "progress", phase: "runtime" | "sources" | "ready"}
 //        {type: "ready", python, ms, phases: {load, setup}} | {type: "boot-error", message}
 //        {type: "phase", id, phase: "finishing"} (the run's code has ended; its trace is being written)
@@ -11,7 +13,9 @@
 //   `fatal`: the interpreter is unusable after this run (a JS stack overflow, a run that returned
 //   nothing); the page must boot a new worker.
 //   With isolation, shared memory says more (worker-client.js): byte 0 is Pyodide's interrupt buffer,
-//   installed only while the run's code runs; byte 1 is set once that code has stopped.
+//   installed only while the run's code runs; byte 1 is set once that code has stopped; the Int32 at
+//   byte 4 is how many events the run has recorded (py/steptrace/worker_watch.py), for a second run
+//   that stops where a run the page terminated was at its limit.
 // A trace leaves this file as a built replay (`Replay.parts()`): Python writes it packed (typed
 // columns, no JSON of the big tables), it is indexed here, off the page's thread, and its buffers
 // are transferred, not copied. No PyProxy leaves this file.
@@ -57,6 +61,7 @@ async function boot({ files, root, pythonRoot = "py", pyodide: folder, warmup = 
     // run's code has stopped (worker-client.js reads it while an interrupt is pending).
     interruptBytes = new Uint8Array(interrupt, 0, 1);   // installed only while a run's code runs
     endedByte = new Uint8Array(interrupt, 1, 1);
+    progressWord = new Int32Array(interrupt, 4, 1);
   }
   restOfStdlib(pyodide, new URL(REST_FILE, indexURL).href);
   pyodideRef = pyodide;
@@ -72,6 +77,7 @@ for folder in ("${MOUNT}/py", ${JSON.stringify(lessonPath)}):
     sys.path_importer_cache.pop(folder, None)
 from steptrace.runner import run_case
 run_case`);
+  WorkerWatch = pyodide.pyimport("steptrace.worker_watch").WorkerWatch;
   // Three rounds: the first compiles the lesson's module, the next let the engine optimize the hot
   // paths. None when a reader's run is already waiting: it warms things up itself.
   for (let round = 0; warmup && round < 3 && !runWaiting; round++) warm(warmup);
@@ -87,6 +93,8 @@ run_case`);
 let pyodideRef = null;
 let interruptBytes = null;   // Uint8Array over the shared buffer's first byte, when the page is isolated
 let endedByte = null;        // ... and over its second byte
+let progressWord = null;     // Int32Array over bytes 4-7: events recorded by the run (worker_watch.py)
+let WorkerWatch = null;
 
 /**
  * What Pyodide reads as its interrupt buffer: the shared byte, read and cleared in one atomic step.
@@ -160,19 +168,40 @@ function usable() {
 
 /**
  * Record one case: its trace in the packed form ({header, previews, columns}, JS values only), or
- * null when the run returned nothing. `onPhase("finishing")`: the code has stopped.
+ * null when the run returned nothing. `onPhase("finishing")`: the code has stopped. `deliver(packed)`:
+ * with shared memory, the run is watched (progress; `request.probeFrom`, `request.stopAt`), and a run
+ * stopped there hands its trace to `deliver`, from inside the program (record then returns whatever the
+ * program did next).
  */
-function record(request, onPhase = null) {
+function record(request, onPhase = null, deliver = null) {
   // The limits come with every request: the build writes them per function (py/steptrace/limits.py).
   if (!request.limits) throw new Error("a run request must carry its limits ({timeLimit, maxEvents, deadlineMs})");
-  const result = runCase.callKwargs(request.source, request.module, request.setup, request.entry, {
-    function: request.function,
-    case: request.case,
-    max_events: request.limits.maxEvents,
-    time_limit: request.limits.timeLimit,
-    on_phase: onPhase ?? undefined,  // undefined reaches Python as None (null would be JsNull)
-    form: "packed",
-  });
+  let watch;
+  if (progressWord && deliver) {
+    Atomics.store(progressWord, 0, 0);
+    watch = WorkerWatch.callKwargs(progressWord, (result) => deliver(packedOf(result)), {
+      stop_at: request.stopAt ?? undefined, probe_from: request.probeFrom ?? undefined, on_phase: onPhase ?? undefined,
+    });
+  }
+  let result;
+  try {
+    result = runCase.callKwargs(request.source, request.module, request.setup, request.entry, {
+      function: request.function,
+      case: request.case,
+      max_events: request.limits.maxEvents,
+      time_limit: request.limits.timeLimit,
+      on_phase: onPhase ?? undefined,  // undefined reaches Python as None (null would be JsNull)
+      form: "packed",
+      watch,
+    });
+  } finally {
+    watch?.destroy();
+  }
+  return packedOf(result);
+}
+
+/** A packed trace from Python (a dict PyProxy) as JS values, or null when the run returned nothing. */
+function packedOf(result) {
   if (!result || typeof result.toJs !== "function") return null;
   try {
     // bytes -> Uint8Array (a copy in JS memory), str -> string, dict -> object
@@ -182,8 +211,9 @@ function record(request, onPhase = null) {
   }
 }
 
-function run(request, { Replay, fromPacked }) {
+function run(request, engine) {
   const started = performance.now();
+  let delivered = false;   // a run stopped at `stopAt` answered from inside the program
   try {
     let packed;
     try {
@@ -194,28 +224,36 @@ function run(request, { Replay, fromPacked }) {
         }
         codeEnded();   // ...nor the writing of its trace, which a late Stop would only lose
         postMessage({ type: "phase", id: request.id, phase });
+      }, (stopped) => {
+        delivered = true;
+        answer(request, stopped, started, engine);
       });
     } finally {
       codeEnded();   // (again) however the run ended: the page waits for this byte, never for ever
     }
-    if (!packed || typeof packed.header !== "string") {
-      postMessage({ type: "failed", id: request.id, message: "the run returned no trace", fatal: true });
-      return;
-    }
-    const recorded = performance.now();
-    let built;
-    try {
-      built = new Replay(fromPacked(packed)).parts();
-    } catch (error) {   // a trace the engine cannot read: say why; the interpreter is fine
-      postMessage({ type: "failed", id: request.id, message: String(error?.message ?? error), fatal: false });
-      return;
-    }
-    const done = performance.now();
-    postMessage({ type: "trace", id: request.id, replay: built.parts, ms: done - started,
-                  phases: { run: recorded - started, index: done - recorded } }, built.transfer);
+    if (!delivered) answer(request, packed, started, engine);
   } catch (error) {
-    postMessage({ type: "failed", id: request.id, message: String(error?.message ?? error), fatal: !usable() });
+    if (!delivered) postMessage({ type: "failed", id: request.id, message: String(error?.message ?? error), fatal: !usable() });
   }
+}
+
+/** Post a run's trace to the page as a built replay (or say why there is none). */
+function answer(request, packed, started, { Replay, fromPacked }) {
+  if (!packed || typeof packed.header !== "string") {
+    postMessage({ type: "failed", id: request.id, message: "the run returned no trace", fatal: true });
+    return;
+  }
+  const recorded = performance.now();
+  let built;
+  try {
+    built = new Replay(fromPacked(packed)).parts();
+  } catch (error) {   // a trace the engine cannot read: say why; the interpreter is fine
+    postMessage({ type: "failed", id: request.id, message: String(error?.message ?? error), fatal: false });
+    return;
+  }
+  const done = performance.now();
+  postMessage({ type: "trace", id: request.id, replay: built.parts, ms: done - started,
+                phases: { run: recorded - started, index: done - recorded } }, built.transfer);
 }
 
 self.onmessage = async ({ data }) => {

@@ -4,7 +4,9 @@
 // an answer whose id is not the one awaited is stale (the reader switched case) and is dropped.
 // A run that outlives its deadline is interrupted through the SharedArrayBuffer when the page is
 // cross-origin isolated; otherwise (or if Python does not yield) the worker is terminated and
-// booted again, so the page always gets a usable runtime back.
+// booted again, so the page always gets a usable runtime back. A run terminated so (a loop inside one
+// call into C, a program that swallows every stop) is brought back, in fresh workers, to where it was
+// when it was stopped (py/steptrace/worker_watch.py: a probe, then maybe a last run): its trace is kept.
 
 const INTERRUPT_SIGINT = 2;
 // The shared buffer's bytes: SIGNAL is Pyodide's interrupt buffer (Python clears it when it takes the
@@ -13,6 +15,7 @@ const INTERRUPT_SIGINT = 2;
 // worker that has answered for one that hangs.
 const SIGNAL = 0;
 const ENDED = 1;
+const SHARED_BYTES = 8;   // ... and bytes 4-7, an Int32: how many events the run has recorded (every 8th)
 // After an interrupt the recorder answers with a partial trace; a worker whose code still runs this long
 // after the interrupt is rebooted.
 const INTERRUPT_ANSWER_MS = 700;
@@ -24,6 +27,11 @@ const INTERRUPT_DROPPED_MS = 200;
 const INTERRUPT_RESENDS = 4;
 // How long writing a trace may take once the code has stopped (a 1,000,000-event trace takes seconds).
 const TRACE_WRITE_MS = 15_000;
+// A run again of a terminated one gets to where that one was in about its time; this much more, and it
+// too is given up.
+const RERUN_SLACK_MS = 3_000;
+// A probe whose count of events has reached the first run's and stood still this long is stuck (in C).
+const STUCK_MS = 300;
 
 export class WorkerClient extends EventTarget {
   /**
@@ -55,8 +63,9 @@ export class WorkerClient extends EventTarget {
     return this.ready;
   }
 
-  #start() {
-    this.interrupt = globalThis.crossOriginIsolated ? new SharedArrayBuffer(2) : null;
+  #start({ warm = true } = {}) {
+    this.interrupt = globalThis.crossOriginIsolated ? new SharedArrayBuffer(SHARED_BYTES) : null;
+    this.progress = this.interrupt && new Int32Array(this.interrupt, 4, 1);
     this.startedAt = performance.now(); // page time, for the benchmark's boot breakdown
     this.worker = new Worker(new URL("./pyodide-worker.js", import.meta.url), { type: "module" });
     this.ready = new Promise((resolve, reject) => {
@@ -82,14 +91,14 @@ export class WorkerClient extends EventTarget {
     };
     const root = new URL(this.root.endsWith("/") ? this.root : this.root + "/", document.baseURI).href;
     this.worker.postMessage({ type: "init", files: this.files, root, pythonRoot: this.pythonRoot, pyodide: this.pyodide,
-      warmup: this.warmup, interrupt: this.interrupt });
+      warmup: warm ? this.warmup : null, interrupt: this.interrupt });
   }
 
-  /** Restart from scratch: used after a crash or a run that would not stop. */
-  restart() {
+  /** Restart from scratch: used after a crash or a run that would not stop. `warm`: run the warm-up. */
+  restart({ warm = true } = {}) {
     this.worker?.terminate();
     this.python = null;
-    this.#start();
+    this.#start({ warm });
     this.dispatchEvent(new CustomEvent("restarted"));
   }
 
@@ -129,6 +138,8 @@ export class WorkerClient extends EventTarget {
   #settle(pending, answer) {
     for (const timer of pending.timers) clearTimeout(timer);
     this.pending = null;
+    // A run stopped at `stopAt` leaves its worker spent (worker_watch.py), unless it was replaced already.
+    if (pending.rerun && this.worker === pending.rerunWorker) this.restart();
     // A trace that arrives after Stop or the deadline says why the run ended early; an interrupt that
     // landed before the recorder was running (no trace at all) is that same stop, not a failure.
     if (pending.stopKind && answer.type === "trace") answer = { ...answer, stopKind: pending.stopKind };
@@ -148,8 +159,9 @@ export class WorkerClient extends EventTarget {
     const result = this.queue.then(() => this.ready.then(
       () => new Promise((resolve) => {
         if (this.interrupt) new Uint8Array(this.interrupt).fill(0);
-        this.pending = { id, resolve, timers: [], started: performance.now(), ended: false, interrupting: false };
         const deadline = this.deadlineMs ?? request.limits.deadlineMs;   // the run's own (limits.py), unless overridden
+        this.pending = { id, resolve, request, deadline, timers: [], started: performance.now(), ended: false,
+          interrupting: false, atStop: 0, rerun: false };
         this.pending.timers.push(setTimeout(() => this.#overdue(id), deadline));
         this.worker.postMessage({ ...request, type: "run", id });
       }),
@@ -173,6 +185,7 @@ export class WorkerClient extends EventTarget {
     pending.stopKind ??= kind;
     if (pending.interrupting) return;
     pending.interrupting = true;
+    if (this.progress) pending.atStop = Atomics.load(this.progress, 0);   // where a second run would stop
     if (this.interrupt) this.#interrupt(pending);
     else this.#reboot(pending, kind);
   }
@@ -211,7 +224,51 @@ export class WorkerClient extends EventTarget {
   }
 
   #reboot(pending, kind) {
+    if (kind === "unresponsive" && !pending.ended && !pending.rerun && this.progress) {
+      return this.#rerun(pending, { probeFrom: pending.atStop });
+    }
     this.restart();
     this.#settle(pending, { type: kind, id: pending.id });
+  }
+
+  /**
+   * The run would not stop: run it again in a fresh worker to where it was (worker_watch.py): first a
+   * probe, which ends a little past that count or, stuck in C, stops counting; then, if stuck, a last
+   * run told to end at the probe's count. The trace (ended as stopped at the time limit) answers the same
+   * request; a run again that does not get there either is given up as unresponsive.
+   */
+  #rerun(pending, told) {
+    for (const timer of pending.timers) clearTimeout(timer);
+    Object.assign(pending, { timers: [], rerun: told.probeFrom === undefined ? "last" : "probe",
+      interrupting: false, ended: false });
+    this.restart({ warm: false });
+    pending.rerunWorker = this.worker;
+    this.ready.then(() => {
+      if (this.pending !== pending) return;
+      new Uint8Array(this.interrupt).fill(0);
+      pending.timers.push(setTimeout(() => this.#overdue(pending.id), pending.deadline + RERUN_SLACK_MS));
+      if (told.probeFrom !== undefined) this.#watchProbe(pending, told.probeFrom);
+      this.worker.postMessage({ ...pending.request, ...told, type: "run", id: pending.id });
+    }, (error) => {
+      if (this.pending === pending) this.#settle(pending, { type: "failed", id: pending.id, message: String(error.message ?? error) });
+    });
+  }
+
+  /** A probe whose count has reached `from` and then stands still for STUCK_MS is stuck there. */
+  #watchProbe(pending, from) {
+    let last = -1;
+    let since = performance.now();
+    const look = () => {
+      if (this.pending !== pending || pending.ended || pending.rerun !== "probe") return;
+      const count = Atomics.load(this.progress, 0);
+      const now = performance.now();
+      if (count !== last) [last, since] = [count, now];
+      else if (count >= from && now - since >= STUCK_MS) {
+        if (count === 0) return this.#reboot(pending, "unresponsive");   // nothing recorded: no trace to keep
+        return this.#rerun(pending, { stopAt: count });
+      }
+      pending.timers.push(setTimeout(look, INTERRUPT_POLL_MS));
+    };
+    pending.timers.push(setTimeout(look, INTERRUPT_POLL_MS));
   }
 }

@@ -9,9 +9,11 @@
 // Pyodide runs in a worker thread, watched from here, so that no case can stall the build: past its
 // time limit plus GRACE_MS a case that is still running is interrupted (Python's SIGINT: the runner
 // stops it as the time limit, and writes its trace); if KILL_MS later it has still not stopped (a loop
-// inside one call into C, a program that swallows every stop) the worker is terminated, the case is
-// answered as one that could not be stopped, and a fresh worker takes the next case. Writing a trace
-// ("finishing") is never cut short.
+// inside one call into C, a program that swallows every stop) the worker is terminated, and the case is
+// brought back, in fresh workers, to where it was at its limit (shared memory, py/steptrace/worker_watch.py:
+// a probe, then maybe a last run): that trace, stopped at the time limit, is the answer. A case that
+// recorded nothing (a hang in its setup), or that its runs again do not bring there, is answered as one
+// that could not be stopped. Writing a trace ("finishing") is never cut short.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
@@ -19,6 +21,8 @@ import { Worker, isMainThread, parentPort, workerData } from "node:worker_thread
 const GRACE_MS = 300;    // py/steptrace/limits.py GRACE_SECONDS: the recorder stops itself first
 const KILL_MS = 2000;    // after the interrupt: enough for the runner to stop at a Python instruction
 const SIGINT = 2;
+const STUCK_MS = 300;    // a probe whose count has reached the first run's and stands still this long is stuck
+const POLL_MS = 50;
 
 if (isMainThread) {
   await proveAll();
@@ -29,29 +33,50 @@ if (isMainThread) {
 async function proveAll() {
   const repo = process.argv[2];
   const request = JSON.parse(readFileSync(0, "utf-8"));
-  const interrupt = new Uint8Array(new SharedArrayBuffer(1));
+  const shared = new SharedArrayBuffer(8);   // byte 0: Python's interrupt buffer; Int32 at 4: events recorded
+  const interrupt = new Uint8Array(shared, 0, 1);
+  const progress = new Int32Array(shared, 4, 1);
   let worker = null;
   for (const item of request.cases) {
-    worker ??= boot(repo, request, interrupt);
-    const answer = await watched(worker, item, interrupt);
+    worker ??= boot(repo, request, shared);
+    let answer = await watched(worker, item, interrupt, progress);
     if (answer.unstoppable) {
       await worker.terminate();
       worker = null;
+      answer = await broughtBack(() => boot(repo, request, shared), item, answer, interrupt, progress);
     }
     delete answer.unstoppable;
+    delete answer.atLimit;
+    delete answer.stuckAt;
     process.stdout.write(JSON.stringify({ function: item.function, case: item.case, ...answer }) + "\n");
   }
   await worker?.terminate();
 }
 
-function boot(repo, request, interrupt) {
+/** The case run again, each time in a worker of its own, to where the first run was at its limit. */
+async function broughtBack(boot, item, first, interrupt, progress) {
+  const probe = await alone(boot(), { ...item, probeFrom: first.atLimit }, interrupt, progress);
+  if (probe.ok || !probe.stuckAt) return probe.ok ? probe : first;
+  const last = await alone(boot(), { ...item, stopAt: probe.stuckAt }, interrupt, progress);
+  return last.ok ? last : first;
+}
+
+async function alone(worker, item, interrupt, progress) {
+  try {
+    return await watched(worker, item, interrupt, progress);
+  } finally {
+    await worker.terminate();
+  }
+}
+
+function boot(repo, request, shared) {
   return new Worker(new URL(import.meta.url), {
-    workerData: { repo, files: request.files, roots: request.roots, interrupt: interrupt.buffer },
+    workerData: { repo, files: request.files, roots: request.roots, shared },
   });
 }
 
 /** One case on `worker`, with its deadline kept from here; resolves to the case's answer. */
-function watched(worker, item, interrupt) {
+function watched(worker, item, interrupt, progress) {
   return new Promise((resolve) => {
     const timers = [];
     const settle = (answer) => {
@@ -69,10 +94,16 @@ function watched(worker, item, interrupt) {
     worker.on("message", onMessage);
     worker.on("error", onError);
     const startClock = () => {
-      const limitMs = item.seconds * 1000 + GRACE_MS;
-      timers.push(setTimeout(() => Atomics.store(interrupt, 0, SIGINT), limitMs));
+      const again = item.stopAt !== undefined || item.probeFrom !== undefined;
+      const limitMs = item.seconds * 1000 + GRACE_MS + (again ? KILL_MS : 0);   // a run again: time to get there
+      if (item.probeFrom !== undefined) watchProbe(item.probeFrom, progress, timers, settle);
+      let atLimit = 0;
+      timers.push(setTimeout(() => {
+        atLimit = Atomics.load(progress, 0);
+        Atomics.store(interrupt, 0, SIGINT);
+      }, limitMs));
       timers.push(setTimeout(() => settle({
-        ok: false, unstoppable: true,
+        ok: false, unstoppable: true, atLimit,
         error: `ran past its time limit (${item.seconds} s) and could not be stopped within ${KILL_MS / 1000} s ` +
           "more: it loops inside one call into C (e.g. sum(range(10**12))) or catches every stop " +
           "(except BaseException in a loop); make the case smaller or the loop bounded",
@@ -83,9 +114,23 @@ function watched(worker, item, interrupt) {
   });
 }
 
+/** A probe whose count has reached `from` and then stands still for STUCK_MS is stuck there. */
+function watchProbe(from, progress, timers, settle) {
+  let last = -1;
+  let since = performance.now();
+  const look = () => {
+    const count = Atomics.load(progress, 0);
+    const now = performance.now();
+    if (count !== last) [last, since] = [count, now];
+    else if (count >= from && now - since >= STUCK_MS) return settle({ ok: false, unstoppable: true, stuckAt: count });
+    timers.push(setTimeout(look, POLL_MS));
+  };
+  timers.push(setTimeout(look, POLL_MS));
+}
+
 async function serve() {
   const { loadPyodide } = await import("pyodide");
-  const { repo, files, roots, interrupt } = workerData;
+  const { repo, files, roots, shared } = workerData;
   const pyodide = await loadPyodide({ stdout: () => {}, stderr: () => {} });
   for (const path of files) {
     const target = `/repo/${path}`;
@@ -94,21 +139,40 @@ async function serve() {
   }
   pyodide.runPython(`import sys\nfor root in ${JSON.stringify(roots.map((r) => `/repo/${r}`))}:\n    sys.path.insert(0, root)`);
   const runCase = pyodide.runPython("from steptrace.runner import run_case\nrun_case");
+  const { WorkerWatch } = pyodide.pyimport("steptrace.worker_watch");
   // The whole call may be interrupted: the runner holds SIGINT until the program runs, and from its end on.
-  pyodide.setInterruptBuffer(new Uint8Array(interrupt));
-  parentPort.on("message", (item) => parentPort.postMessage({ type: "answer", answer: prove(runCase, item) }));
+  pyodide.setInterruptBuffer(new Uint8Array(shared, 0, 1));
+  const progress = new Int32Array(shared, 4, 1);
+  parentPort.on("message", (item) => {
+    const answer = prove(runCase, WorkerWatch, progress, item);
+    if (answer) parentPort.postMessage({ type: "answer", answer });
+  });
 }
 
-function prove(runCase, item) {
+/** One case's answer; null when its trace was already sent from inside the program (`item.stopAt`). */
+function prove(runCase, WorkerWatch, progress, item) {
+  const onPhase = (phase) => parentPort.postMessage({ type: phase });   // "running", then "finishing"
+  let delivered = false;
+  Atomics.store(progress, 0, 0);
+  const watch = WorkerWatch.callKwargs(progress, (trace) => {
+    delivered = true;
+    parentPort.postMessage({ type: "answer", answer: proven(trace) });
+  }, { stop_at: item.stopAt ?? undefined, probe_from: item.probeFrom ?? undefined, form: "json", on_phase: onPhase });
   try {
     const trace = runCase.callKwargs(item.source, item.module, item.setup, item.entry, {
       function: item.function, case: item.case, time_limit: item.seconds, max_events: item.events,
-      on_phase: (phase) => parentPort.postMessage({ type: phase }),   // "running", then "finishing"
+      on_phase: onPhase, watch,
     });
-    const doc = JSON.parse(trace);
-    return { ok: true, end: doc.end, stdout: doc.stdout_text.slice(0, 4000), events: doc.stats.events,
-      faults: doc.stats.internal_errors, trace };
+    return delivered ? null : proven(trace);
   } catch (error) {
-    return { ok: false, error: String(error?.message ?? error).slice(-2000) };
+    return delivered ? null : { ok: false, error: String(error?.message ?? error).slice(-2000) };
+  } finally {
+    watch.destroy();
   }
+}
+
+function proven(trace) {
+  const doc = JSON.parse(trace);
+  return { ok: true, end: doc.end, stdout: doc.stdout_text.slice(0, 4000), events: doc.stats.events,
+    faults: doc.stats.internal_errors, trace };
 }

@@ -168,6 +168,43 @@ def test_a_busy_page_still_sends_a_dropped_interrupt_again(open_page):
     assert answer == {"type": "trace", "stopKind": "stopped", "restarted": False}, answer
 
 
+def test_a_run_stuck_in_c_keeps_its_trace_up_to_its_limit(open_page):
+    """The shown code runs to its end, then the entry loops inside one call into C, where no interrupt
+    reaches it: the worker is terminated, fresh ones run the case again to where the first one was
+    (py/steptrace/worker_watch.py), and the reader gets that trace: every step the shown code took, the
+    output printed before, and an end that says the time limit."""
+    page = open_page().page
+    setup, entry = SCENARIOS.code("split_history", SCENARIOS.cases_for("split_history")[0])
+    widget = Widget(page, "split_history")
+    stats = "() => stepwise.debuggers.get('split_history').trace.stats"
+    replace_code(page, "split_history", setup, 'print("before")\n' + entry)
+    widget.press("run")
+    widget.expect_finished()
+    steps = page.evaluate(stats)["events"]
+    replace_code(page, "split_history", setup, 'print("before")\n' + entry + "sum(range(10 ** 15))\n")
+    started = time.monotonic()
+    widget.press("run")
+    expect(widget.error_message).to_contain_text(f"已在 {steps:,} 步后停止：超过时间上限", timeout=20_000)
+    assert time.monotonic() - started < 15
+    assert "运行超过" in widget.error_message.inner_text()
+    assert widget.stdout.inner_text().startswith("before")
+    expect_next_run_works(page)
+
+
+def test_a_run_that_swallows_every_stop_keeps_its_trace(open_page):
+    """The shown code runs in a loop that catches every stop: the page's interrupts are swallowed, the
+    worker is terminated, and a fresh one runs the case to where the first was stopped."""
+    page = open_page().page
+    setup, entry = SCENARIOS.code("split_history", SCENARIOS.cases_for("split_history")[0])
+    looped = "while True:\n    try:\n" + "".join(f"        {line}\n" for line in entry.splitlines() if line.strip())
+    replace_code(page, "split_history", setup, looped + "    except BaseException:\n        pass\n")
+    widget = Widget(page, "split_history")
+    widget.press("run")
+    expect(widget.error_message).to_contain_text("步后停止：超过时间上限", timeout=20_000)
+    assert "运行超过" in widget.error_message.inner_text()
+    expect_next_run_works(page)
+
+
 def test_runaway_loop_reboots_the_worker_without_isolation(open_page, plain_server):
     page = open_page(origin=plain_server).page
     assert not page.evaluate("() => crossOriginIsolated")
