@@ -71,6 +71,22 @@ def test_runaway_loop_is_interrupted_when_isolated(open_page):
     expect_next_run_works(page)
 
 
+def test_a_programs_own_sigint_handler_does_not_outlive_its_run(open_page):
+    """A run that installs its own SIGINT handler (the page's Stop is SIGINT in Pyodide): the next run's
+    runaway is still interrupted in place, by the time limit, in the same worker."""
+    page = open_page().page
+    replace_code(page, "split_history", "import signal\nsignal.signal(signal.SIGINT, lambda *_: None)\n", "pass\n")
+    widget = Widget(page, "split_history")
+    widget.press("run")
+    widget.expect_finished()
+    page.evaluate("() => { window.__worker = stepwise.worker.worker; }")
+    replace_code(page, "split_history", "while True:\n    pass\n", "pass\n")
+    _, message = run_until_error(page, "split_history", bound_s=LIVENESS_S)
+    assert "超过时间上限" in message
+    assert page.evaluate("() => stepwise.worker.worker === window.__worker")   # interrupted, not rebooted
+    expect_next_run_works(page)
+
+
 def test_an_interrupt_the_program_catches_is_sent_again(open_page):
     """The program catches the first stop (`except BaseException`) and loops on (a finalizer that swallows
     it does the same): the page sees in shared memory that Python took the interrupt but the code did not stop,
