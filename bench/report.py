@@ -25,6 +25,7 @@ def markdown(results: dict, rows: list[dict]) -> str:
         met = "—" if r["met"] is None else ("yes" if r["met"] else "**no**")
         lines.append(f"| {r['figure']} | {r['budget']} | {r['measured']} | {ratio} | {met} |")
     lines += network_tables(results.get("network"), headings)
+    lines += heavy_table(results.get("heavy"))
     notes = breakdowns(results)
     if notes:
         lines += ["", "## Notes", ""] + notes
@@ -76,6 +77,31 @@ def network_tables(net: dict | None, headings: dict[str, str]) -> list[str]:
         lines += ["", f"Requests before the first trace was painted ({network.FAST}, cold, first run): "
                   + ", ".join(f"`{r['path']}` {r['bytes'] / 1024:.1f} KB ({r['encoding'] or 'identity'})"
                               for r in first["requests_before_first_trace"]) + "."]
+    return lines
+
+
+def heavy_table(heavy: dict | None) -> list[str]:
+    """bench/heavy.py: each program untraced and traced at the page's default limit, on both interpreters."""
+    if not heavy:
+        return []
+    lines = ["", f"## Long loops and object-heavy programs (limit {heavy['limit_s']:g} s)", "",
+             "bench/heavy_program.py, traced by `run_case` (CPython: JSON, a process each; Pyodide under node: "
+             "packed, a fresh interpreter each). Peak memory: the process's maximum RSS on CPython, the "
+             "WebAssembly heap in Pyodide.", "",
+             "| program | where | untraced | traced | events (kept) | finished, end kept | events/s | bytes/event "
+             "| peak MB (untraced) |", "|---|---|---|---|---|---|---|---|---|"]
+    for where in ("cpython", "pyodide"):
+        for name, r in heavy.get(where, {}).items():
+            if "error" in r:
+                lines.append(f"| {name} | {where} | — | — | — | fails untraced too: {r['error']} | — | — | — |")
+                continue
+            kept = f"{r['events']:,} ({r['kept']:,})"
+            end = "yes" if r["finished"] else f"stopped ({r['reason']})"
+            end += "; end kept" if r["gap"] is None or r["events"] == r["kept"] else "; middle dropped, end kept"
+            times = f"{fmt_ms(r['untraced_ms']['median'])} | {fmt_ms(r['traced_ms']['median'])}"
+            lines.append(f"| {name} | {where} | {times} "
+                         f"| {kept} | {end} | {r['events_per_s']:,} | {r['bytes_per_event']} "
+                         f"| {r['peak_mb']} ({r['untraced_peak_mb']}) |")
     return lines
 
 

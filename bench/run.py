@@ -16,6 +16,7 @@ Sections, in the order they run (each in the module named beside it):
   overhead_cpython  overhead.py      the recorder's cost per step on CPython
   tutor             tutor.py         beside Python Tutor's tracer, same programs (PYTHON_TUTOR=its folder)
   capacity          capacity.py      a 1,000,000-event trace under node (bench/capacity.mjs)
+  heavy             heavy.py         long loops and object-heavy programs, CPython and Pyodide beside untraced
 The browser sections build the site into a temp dir, serve it twice (cross-origin isolated, and
 --no-isolation) and drive Debian's Chromium with Playwright. Not a test: the machine is noisy, so every
 figure is the median of several runs, reported with its min and max; docs/performance.md says how long the
@@ -36,6 +37,7 @@ from pathlib import Path
 import browser
 import capacity
 import fresh_worker
+import heavy
 import million
 import network
 import overhead
@@ -49,7 +51,7 @@ from server import Server
 from table import table
 
 BROWSER_SECTIONS = ("network", "weight", "navigation", "rerun", "runaway", "million", "fresh")
-SECTIONS = ("build", *BROWSER_SECTIONS, "overhead", "overhead_cpython", "tutor", "capacity")
+SECTIONS = ("build", *BROWSER_SECTIONS, "overhead", "overhead_cpython", "tutor", "capacity", "heavy")
 
 
 class Bench:
@@ -99,6 +101,8 @@ class Bench:
         if self.want("capacity"):
             self.attempt("capacity", "trace capacity (1,000,000 events) …",
                          lambda: capacity.bench_capacity(r(1, 2), r(2, 3), r(100, 300)))
+        if self.want("heavy"):
+            self.attempt("heavy", "long loops and object-heavy programs …", lambda: heavy.bench_heavy(r(1, 3)))
 
     def run_browser(self, tmp: Path) -> None:
         r, want, attempt = self.reps, self.want, self.attempt
