@@ -636,7 +636,11 @@ export class Debugger extends EventTarget {
     const error = this.#el(".error-message");
     const lines = [...this.notices];
     const gap = this.replay.gapInfo();
-    if (gap && !position.finished && this.replay.isAfterGap(index)) lines.push(this.t("gap", { n: count(gap.dropped) }));
+    // What a run that outgrew its capacity left out (numbered as the run's events, 1-based): said where
+    // the kept tail begins and at the end.
+    const gapText = gap && this.t("gap", { n: count(gap.dropped), from: count(gap.after + 1),
+      to: count(gap.after + gap.dropped), total: count(this.trace.stats?.events ?? gap.after + gap.dropped) });
+    if (gap && (position.finished || this.replay.isAfterGap(index))) lines.push(gapText);
     const failed = this.replay.conditionError;
     if (failed && !position.finished && failed.index === index) {
       lines.push(this.t("condition_failed", { line: failed.line, message: failed.message }));

@@ -245,6 +245,26 @@ def test_stop_button_stops_a_runaway(open_page):
     expect_next_run_works(page)
 
 
+def test_a_run_past_its_capacity_says_which_events_were_left_out_and_keeps_its_end(open_page):
+    """More events than the function's capacity: the middle is dropped, and the page says which events
+    (numbered as the run's) at the end, where the last call's output and return are still shown."""
+    page = open_page().page
+    setup, entry = SCENARIOS.code("split_history", SCENARIOS.cases_for("split_history")[0])
+    page.evaluate("() => { const d = stepwise.debuggers.get('split_history');"
+                  " d.fn.limits = {...d.fn.limits, maxEvents: 1000}; }")
+    looped = "for round in range(40):\n" + "".join(f"    {line}\n" for line in entry.splitlines() if line.strip())
+    replace_code(page, "split_history", setup, looped + "print('last round', round)\n")
+    widget = Widget(page, "split_history")
+    widget.press("run")
+    widget.expect_finished()
+    stats = page.evaluate("() => { const t = stepwise.debuggers.get('split_history').trace; return [t.stats, t.gap]; }")
+    events, gap = stats[0]["events"], stats[1]
+    assert gap and gap["dropped"] > 0
+    expect(widget.error_message).to_contain_text(
+        f"本次运行共 {events:,} 个事件，其中第 {gap['after'] + 1:,}–{gap['after'] + gap['dropped']:,} 个")
+    expect(widget.stdout).to_contain_text("last round 39")
+
+
 # ---------------------------------------------------------------- errors that end a run
 
 RECURSIVE_SUMMARY = """
