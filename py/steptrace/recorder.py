@@ -205,18 +205,25 @@ class Recorder:
         chunk.frames.append(frame_id)
         self.count = index + 1
         if self.watch is not None:
-            self._watched(index)
+            self._watched(index, checked)
         if checked:
             self._check(index)
         return index
 
-    def _watched(self, index: int) -> None:
+    def _watched(self, index: int, checked: bool) -> None:
+        """Count the event for the watcher; stop at a line here, at other events once they are whole
+        (`_stop_if_due`: a call's frame registered, a return's frame ended)."""
         watch = self.watch
         count = index + 1
         if not count & watch.mask:
             watch.progress[0] = count
-        if count >= watch.stop_at:
+        if checked and count >= watch.stop_at:
             watch.stop_here()                     # writes the trace as it stands and ends the process
+
+    def _stop_if_due(self) -> None:
+        watch = self.watch
+        if watch is not None and self.count >= watch.stop_at:
+            watch.stop_here()
 
     def _next_chunk_if_due(self, index: int) -> None:
         """Close the current chunk when it is full, or holds its share of preview nodes and a few events
@@ -282,6 +289,7 @@ class Recorder:
             if self.generators_in_c > GENERATORS_NESTED:
                 self.stop("generators_nested")
         self._looked(state, frame, index)
+        self._stop_if_due()
         self._check(index)
         return state
 
@@ -323,6 +331,7 @@ class Recorder:
             self._repair(state)
             raise
         self._ended(state, (id(frame),), unwinding, suspended, preview)
+        self._stop_if_due()
         if self.stop_reason is not None and self.raise_in_callbacks and not (unwinding and type(value) is LimitReached):
             raise LimitReached(self.stop_reason)
 
@@ -374,6 +383,7 @@ class Recorder:
         self.last_exception = (description, line)
         self.table.current.exceptions.append((index, description))
         self.values.weigh(1 + len(description["message"]) // TEXT_PER_NODE)
+        self._stop_if_due()
         if self.stop_reason is not None and self.raise_in_callbacks and type(error) is not LimitReached:
             raise LimitReached(self.stop_reason)
 
