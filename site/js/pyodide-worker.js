@@ -2,7 +2,7 @@
 //
 // Messages are small plain objects with an explicit `type` (see worker-client.js for the page side):
 //   in:  {type: "init", files: [repoPath], root: url, pythonRoot: repoPath,
-//         pyodide: folder path, warmup: run request | null, interrupt: SharedArrayBuffer(2) | null}
+//         pyodide: folder path, warmup: run request | null, interrupt: SharedArrayBuffer(8) | null}
 //        {type: "run", id, source, module, setup, entry, function, case, limits: {maxEvents, timeLimit},
 //         probeFrom?: events, stopAt?: events} (runs again of a case the page had to terminate:
 //         py/steptrace/worker_watch.py)

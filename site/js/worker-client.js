@@ -7,6 +7,7 @@
 // booted again, so the page always gets a usable runtime back. A run terminated so (a loop inside one
 // call into C, a program that swallows every stop) is brought back, in fresh workers, to where it was
 // when it was stopped (py/steptrace/worker_watch.py: a probe, then maybe a last run): its trace is kept.
+import { watchStuckProbe } from "./stuck-probe.js";
 
 const INTERRUPT_SIGINT = 2;
 // The shared buffer's bytes: SIGNAL is Pyodide's interrupt buffer (Python clears it when it takes the
@@ -30,8 +31,6 @@ const TRACE_WRITE_MS = 15_000;
 // A run again of a terminated one gets to where that one was in about its time; this much more, and it
 // too is given up.
 const RERUN_SLACK_MS = 3_000;
-// A probe whose count of events has reached the first run's and stood still this long is stuck (in C).
-const STUCK_MS = 300;
 
 export class WorkerClient extends EventTarget {
   /**
@@ -254,21 +253,13 @@ export class WorkerClient extends EventTarget {
     });
   }
 
-  /** A probe whose count has reached `from` and then stands still for STUCK_MS is stuck there. */
+  /** A probe stuck in C (stuck-probe.js) is run once more, told to end where it stands. */
   #watchProbe(pending, from) {
-    let last = -1;
-    let since = performance.now();
-    const look = () => {
-      if (this.pending !== pending || pending.ended || pending.rerun !== "probe") return;
-      const count = Atomics.load(this.progress, 0);
-      const now = performance.now();
-      if (count !== last) [last, since] = [count, now];
-      else if (count >= from && now - since >= STUCK_MS) {
-        if (count === 0) return this.#reboot(pending, "unresponsive");   // nothing recorded: no trace to keep
-        return this.#rerun(pending, { stopAt: count });
-      }
-      pending.timers.push(setTimeout(look, INTERRUPT_POLL_MS));
-    };
-    pending.timers.push(setTimeout(look, INTERRUPT_POLL_MS));
+    watchStuckProbe({
+      progress: this.progress, from, timers: pending.timers,
+      watching: () => this.pending === pending && !pending.ended && pending.rerun === "probe",
+      stuck: (count) => count === 0 ? this.#reboot(pending, "unresponsive")   // nothing recorded: no trace to keep
+        : this.#rerun(pending, { stopAt: count }),
+    });
   }
 }

@@ -17,12 +17,11 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { watchStuckProbe } from "../js/stuck-probe.js";
 
 const GRACE_MS = 300;    // py/steptrace/limits.py GRACE_SECONDS: the recorder stops itself first
 const KILL_MS = 2000;    // after the interrupt: enough for the runner to stop at a Python instruction
 const SIGINT = 2;
-const STUCK_MS = 300;    // a probe whose count has reached the first run's and stands still this long is stuck
-const POLL_MS = 50;
 
 if (isMainThread) {
   await proveAll();
@@ -96,7 +95,10 @@ function watched(worker, item, interrupt, progress) {
     const startClock = () => {
       const again = item.stopAt !== undefined || item.probeFrom !== undefined;
       const limitMs = item.seconds * 1000 + GRACE_MS + (again ? KILL_MS : 0);   // a run again: time to get there
-      if (item.probeFrom !== undefined) watchProbe(item.probeFrom, progress, timers, settle);
+      if (item.probeFrom !== undefined) {
+        watchStuckProbe({ progress, from: item.probeFrom, timers,
+          stuck: (count) => settle({ ok: false, unstoppable: true, stuckAt: count }) });
+      }
       let atLimit = 0;
       timers.push(setTimeout(() => {
         atLimit = Atomics.load(progress, 0);
@@ -112,20 +114,6 @@ function watched(worker, item, interrupt, progress) {
     Atomics.store(interrupt, 0, 0);
     worker.postMessage(item);
   });
-}
-
-/** A probe whose count has reached `from` and then stands still for STUCK_MS is stuck there. */
-function watchProbe(from, progress, timers, settle) {
-  let last = -1;
-  let since = performance.now();
-  const look = () => {
-    const count = Atomics.load(progress, 0);
-    const now = performance.now();
-    if (count !== last) [last, since] = [count, now];
-    else if (count >= from && now - since >= STUCK_MS) return settle({ ok: false, unstoppable: true, stuckAt: count });
-    timers.push(setTimeout(look, POLL_MS));
-  };
-  timers.push(setTimeout(look, POLL_MS));
 }
 
 async function serve() {
