@@ -223,7 +223,9 @@ export class WorkerClient extends EventTarget {
   }
 
   #reboot(pending, kind) {
-    if (kind === "unresponsive" && !pending.ended && !pending.rerun && this.progress) {
+    // A run that recorded nothing by its stop (its worker died, or it hung before the recorder began) has
+    // no trace to keep: it is not run again, and the reader is told the worker was restarted.
+    if (kind === "unresponsive" && !pending.ended && !pending.rerun && this.progress && pending.atStop > 0) {
       return this.#rerun(pending, { probeFrom: pending.atStop });
     }
     this.restart();
