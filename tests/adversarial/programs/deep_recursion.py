@@ -1,3 +1,4 @@
+# seconds: 4
 # A raised recursion limit and 20,000-deep recursion (fine untraced). Slowed down by the harness's checks, the
 # checked run may meet its time limit deep down: its stop then unwinds 20,000 frames (see runaway_deep_down).
 import sys
