@@ -1,14 +1,13 @@
 """The sys.monitoring backend (Python 3.12+): line events on the shown file's code only.
 
-With sys.settrace the interpreter calls the global trace function for every new
-frame anywhere, which is most of the cost on code that mostly runs outside the
-shown file. Here PY_START is watched globally only to *find* the shown file's code
-objects: the callback compares the code's full path with the shown file's and
-returns DISABLE for any other code, so each foreign function costs one callback
-in the whole run. A code object of the shown file gets local LINE, JUMP, RETURN,
-YIELD and RESUME events the first time it starts, however it was reached
-(decorators, `lru_cache`, `contextmanager`, a lambda in a dict). Exceptions can
-only be watched globally; their callbacks return at once for other files.
+PY_START and PY_RESUME are watched globally: to *find* the shown file's code
+objects, and to hear that other code ran (it may change any object, so the next
+look is no calm step, `bytecode_effects`), at the cost of one short callback per
+call or resumption of other code, as settrace's global function. A code object of
+the shown file gets local LINE, JUMP, RETURN and YIELD events the first time it
+starts, however it was reached (decorators, `lru_cache`, `contextmanager`, a lambda
+in a dict). Exceptions can only be watched globally; their callbacks return at once
+for other files.
 
 It produces the same events as `settrace.SettraceBackend` (tests compare them): a
 generator resuming is a call, a yield is a return, a re-raise is not a new
@@ -34,9 +33,7 @@ from builtins import (
     type,
 )
 
-from .recorder import LimitReached, Recorder
-
-TOOL_NAME = "stepwise"
+from .recorder import TOOL_NAME, LimitReached, Recorder
 
 
 def line_map(code: types.CodeType) -> dict[int, int | None]:
@@ -105,8 +102,7 @@ class MonitoringBackend:
         getframe = sys._getframe
         disable = monitoring.DISABLE
         set_local = monitoring.set_local_events
-        local = (events.PY_RESUME | events.LINE | events.JUMP | events.PY_RETURN | events.PY_YIELD
-                 | events.STOP_ITERATION)
+        local = events.LINE | events.JUMP | events.PY_RETURN | events.PY_YIELD | events.STOP_ITERATION
         line_maps: dict = {}
 
         def in_frame(action):
@@ -129,7 +125,8 @@ class MonitoringBackend:
 
         def on_start(code, offset):
             if code.co_filename != filename:
-                return disable
+                recorder.calm_next = False
+                return None
             guarded("call", start, code, getframe(1))
             return None
 
@@ -187,6 +184,8 @@ class MonitoringBackend:
             """generator.throw()/close(): the frame resumes (its RAISE event follows)."""
             if code.co_filename == filename:
                 guarded("call", enter, getframe(1), False)
+            else:
+                recorder.calm_next = False
 
         def on_stop_iteration(code, offset, value):
             """The StopIteration a `yield from`/`for` gets from a finished generator: settrace
@@ -195,6 +194,9 @@ class MonitoringBackend:
             guarded("exception", raised_in, getframe(1), error)
 
         def on_resume(code, offset):
+            if id(code) not in codes:           # other code, or the shown file's started before the run
+                recorder.calm_next = False
+                return
             guarded("call", enter, getframe(1), False)
 
         def on_unwind(code, offset, error):
@@ -212,7 +214,8 @@ class MonitoringBackend:
         register(tool, events.PY_UNWIND, on_unwind)
         register(tool, events.PY_THROW, on_throw)
         register(tool, events.STOP_ITERATION, on_stop_iteration)
-        monitoring.set_events(tool, events.PY_START | events.RAISE | events.PY_UNWIND | events.PY_THROW)
+        monitoring.set_events(tool, events.PY_START | events.PY_RESUME | events.RAISE | events.PY_UNWIND
+                              | events.PY_THROW)
 
     def uninstall(self) -> None:
         if self.tool is None:

@@ -33,10 +33,12 @@ from builtins import (
     AttributeError,
     BaseException,
     Exception,
+    IndexError,
     NotImplemented,
     TypeError,
     ValueError,
     all,
+    any,
     bool,
     bytearray,
     bytes,
@@ -102,7 +104,8 @@ _int_format = int.__format__
 _memoryview_nbytes = memoryview.__dict__["nbytes"].__get__
 _memoryview_format = memoryview.__dict__["format"].__get__
 
-_text = itemgetter("r")                                   # a preview's short text
+_text = itemgetter("r")
+_first = itemgetter(0)                                   # a preview's short text
 EXACT_SCALARS = frozenset(map(id, (int, float, complex, bool, type(None), str, bytes)))
 _NUMBER_NAMES = {id(int): "int", id(float): "float", id(bool): "bool", id(type(None)): "NoneType"}
 _SHAPES = {"list": ("[", "]"), "tuple": ("(", ")"), "set": ("{", "}"), "frozenset": ("frozenset({", "})"),
@@ -158,7 +161,8 @@ class TypeInfo:
     slots would keep theirs alive (a program's weak reference to a class must die as untraced), so
     only the classes that own them are kept, weakly, and the descriptors fetched when used."""
 
-    __slots__ = ("ref", "name", "size", "heap", "kind", "base", "fields", "dict_owner", "slots")
+    __slots__ = ("ref", "name", "size", "heap", "kind", "base", "fields", "dict_owner", "slots", "field_order",
+                 "field_ids", "reads_write")
 
     def __init__(self, cls: type) -> None:
         self.ref = _weak(cls)
@@ -201,7 +205,33 @@ class TypeInfo:
             self.kind = "repr"
         else:
             self.kind = "object"
+        self.field_order = {name: i for i, name in enumerate(self.fields)}
+        self.field_ids = list(map(id, self.fields))
+        # Reading it may write (`bytecode_effects`): a defaultdict's `d[k]`, or a step of an iterator
+        # written in C that is not one of the interpreter's plain ones (it may call anything).
+        self.reads_write = id(defaultdict) in ids or any(
+            not _type_flags(klass) & _HEAP_TYPE and named(mapping, "__next__") is not None
+            and id(klass) not in _PLAIN_ITERATORS for klass, mapping in zip(mro, dicts, strict=True))
 
+
+class _Sequence:
+    """Only to make the interpreter's iterators over a sequence (`iter`, `reversed`) below."""
+
+    def __getitem__(self, index: int) -> int:
+        raise IndexError(index)
+
+    def __len__(self) -> int:
+        return 0
+
+
+# Iterators of the interpreter's own whose step writes nothing (a generator's runs Python code, which the
+# recorder sees).
+_PLAIN_ITERATORS = frozenset(map(id, {type(iterator) for iterator in (
+    iter([]), reversed([]), iter(()), iter(range(0)), iter(range(BIG_INT)), iter(""), iter("\u00e9"), iter(b""),
+    iter(bytearray()), iter({}), iter({}.values()), iter({}.items()), reversed({}), reversed({}.values()),
+    reversed({}.items()), iter(set()), iter(deque()), reversed(deque()), reversed(range(0)), iter(_Sequence()),
+    reversed(_Sequence()), iter(memoryview(b"")),
+)} | {types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType}))
 
 _DESCRIBED = {id(types.FunctionType): "function", id(types.BuiltinFunctionType): "builtin",
               id(types.MethodType): "method", id(types.GeneratorType): "generator",
@@ -389,6 +419,10 @@ class Previewer:
         self._cycles = 0                     # cycle marks made by the current walk
         self._cuts = 0                       # walks the node or depth cap cut short in the current walk
         self._held = 0                       # the weight of the scalars the current walk's snaps hold
+        self._plain: dict[int, bool] = {}    # class id -> only str keys in its dict, this walk (`_class_get`)
+        self.reads_write = False             # met a type whose reading may write (`TypeInfo.reads_write`)
+        self.era: int | None = None          # `Recorder.epoch`; None: anything may change between walks
+        self._plain_era: int | None = None   # the era `_plain` was learnt in
         # (id, snap, preview) of the containers and objects inside the last root whose walk nothing cut and
         # that mark no cycle: each previews alone exactly so (see `ValuePool.preview`).
         self.inner: list[tuple[int, Snap, dict]] = []
@@ -408,6 +442,7 @@ class Previewer:
         result is the preview a walk from scratch would build."""
         self._nodes = self._cycles = self._cuts = self._held = 0
         self._path = set()
+        self.start_walk()
         self.inner = []
         self._reuse = None if before is None or holds is None else self._reusable(value, before, holds)
         try:
@@ -421,6 +456,14 @@ class Previewer:
             snap.held.append(value)
             snap.weight = self._held + HELD_ITEM + held_weight(value, type(value))   # (a tuple held whole: its items)
         return preview, snap
+
+    def start_walk(self) -> None:
+        """Forget what the last walks learnt of class dicts: the program may have changed them since, unless
+        they were in the same `era` (set by a recorder: no code ran between them that could)."""
+        era = self.era
+        if era is None or era != self._plain_era:
+            self._plain = {}
+            self._plain_era = era
 
     def _reusable(self, value: object, before: tuple, holds: Callable) -> tuple | None:
         """(position -> (id, kid snap, preview), holds) for the containers and objects among the
@@ -464,6 +507,8 @@ class Previewer:
             if len(self._types) > 4096:
                 self._types.clear()
             found = self._types[id(cls)] = TypeInfo(cls)
+            if found.reads_write:
+                self.reads_write = True
         return found
 
     def typed(self, cls: type, tag: str, size: int = -1, base: type | None = None) -> Snap:
@@ -742,18 +787,7 @@ class Previewer:
         """(name, value) of what the instance stores: its `__dict__`, then its slots (a dataclass:
         its fields first), read through C descriptors only."""
         pairs: list[tuple[str, object]] = []
-        plain: dict[int, bool] = {}     # per class: only str keys in its dict, asked once per call
-
-        def lookup(klass: type, key: str) -> object:
-            # A class dict may hold a key of the program's (even after the class was made), so whether
-            # a plain `get` compares none is asked now, once a class (`named` would ask every lookup).
-            mapping = _type_dict(klass)
-            only_str = plain.get(id(klass))
-            if only_str is None:
-                only_str = plain[id(klass)] = only_str_keys(mapping)
-            return mapping.get(key) if only_str else named(mapping, key)
-
-        descr = None if info.dict_owner is None else lookup(info.dict_owner(), "__dict__")
+        descr = None if info.dict_owner is None else self._class_get(info.dict_owner(), "__dict__")
         if type(descr) is _GetSet:
             try:
                 stored = descr.__get__(value)
@@ -761,10 +795,13 @@ class Previewer:
                 stored = None
             if type(stored) is dict:
                 keys = list(islice(_dict_iter(stored), FIELDS_READ))
-                for k, v in zip(keys, islice(_dict_values(stored), len(keys)), strict=False):
-                    pairs.append((k if type(k) is str else f"[{_short_key(k)}]", v))
+                if all(map(is_, map(type, keys), repeat(str))):
+                    pairs = list(zip(keys, islice(_dict_values(stored), len(keys)), strict=False))
+                else:
+                    pairs = [(k if type(k) is str else f"[{_short_key(k)}]", v)
+                             for k, v in zip(keys, islice(_dict_values(stored), len(keys)), strict=False)]
         for name, owner in info.slots:
-            member = lookup(owner(), name)
+            member = self._class_get(owner(), name)
             if type(member) is not _Member:
                 continue
             try:
@@ -772,9 +809,36 @@ class Previewer:
             except AttributeError:
                 continue
         if info.fields:
-            order = {name: i for i, name in enumerate(info.fields)}
-            pairs.sort(key=lambda pair: order.get(pair[0], len(order)))
+            order = info.field_order
+            # Stored in field order already (a dataclass's `__init__` sets them so): compared by
+            # identity, so a key of the program's runs no `__eq__`.
+            if list(map(id, map(_first, pairs[:len(order)]))) != info.field_ids:
+                pairs.sort(key=lambda pair: order.get(pair[0], len(order)))
         return pairs
+
+    def instance_dict(self, value: object, info: TypeInfo) -> dict | None:
+        """The instance `__dict__` an object is shown by alone (no slots, not an exception), read through
+        the C descriptor; None for any other object (then `stored_fields`)."""
+        if info.slots or info.dict_owner is None or info.kind == "exception":
+            return None
+        descr = self._class_get(info.dict_owner(), "__dict__")
+        if type(descr) is not _GetSet:
+            return None
+        try:
+            stored = descr.__get__(value)
+        except Exception:  # noqa: BLE001
+            return None
+        return stored if type(stored) is dict else None
+
+    def _class_get(self, klass: type, key: str) -> object:
+        """`klass.__dict__[key]` or None, comparing none of the program's keys. A class dict may hold a
+        key of the program's (even after the class was made), so whether a plain `get` compares none is
+        asked once a class per walk (`_plain`, cleared as each walk starts: `named` would ask every lookup)."""
+        mapping = _type_dict(klass)
+        only_str = self._plain.get(id(klass))
+        if only_str is None:
+            only_str = self._plain[id(klass)] = only_str_keys(mapping)
+        return mapping.get(key) if only_str else named(mapping, key)
 
     def _stdlib_repr(self, value: object, info: TypeInfo) -> str:
         """An allowlisted stdlib value's text, made without running any of the program's code. A C

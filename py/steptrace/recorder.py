@@ -6,12 +6,13 @@ diffing and the event table. A backend (`settrace.SettraceBackend`,
 `line`, `leave` and `raised`, shielded by `guarded` or by its clauses written inline on the
 hottest callbacks (the recorder's own faults go to `fault`, never into the program).
 
-Every event looks at every local of its frame: one recording path, trusting no
-analysis of what a line could not have changed. Locals are diffed, not copied:
+Every event looks at every local of its frame. Locals are diffed, not copied:
 each frame keeps, per name, a token (the scalar itself, or a container's or
 object's id), the signature of its preview and the preview. A name is previewed
 again only when its token changed or its signature no longer holds (`snap_check`),
-and counts as changed only when the new preview differs. Numbers (bool, None,
+and counts as changed only when the new preview differs. The signature is not
+walked when nothing since the frame's last look could have changed an object (a
+calm step: `epoch`, `bytecode_effects`). Numbers (bool, None,
 floats and ints exact in a JS number) are not previewed while the program runs:
 the number itself goes into the chunk's value list and is previewed when the trace
 is written. No program object other than an immutable scalar is referenced, and a
@@ -57,6 +58,7 @@ from builtins import (
 from types import CodeType, FrameType
 from typing import Any
 
+from .bytecode_effects import CALM, READS, effects
 from .exceptions import describe_exception, exception_text
 from .limits import DEFAULT_EVENTS, DIRECT_SECONDS, PREVIEW_NODES
 from .previews import Previewer, yielded
@@ -99,9 +101,9 @@ class LimitReached(BaseException):
 class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
-    __slots__ = ("id", "code", "seen", "serial", "local", "line", "thread", "in_c")
+    __slots__ = ("id", "code", "seen", "serial", "local", "line", "thread", "in_c", "effects", "looked")
 
-    def __init__(self, frame_id: int, code: Any) -> None:
+    def __init__(self, frame_id: int, code: Any, effects: dict) -> None:
         self.id = frame_id
         self.code = code                   # tells a reused frame id from this frame
         self.seen: dict[str, tuple] = {}   # name -> (token, signature | None, preview | None: a raw number)
@@ -110,6 +112,8 @@ class FrameState:
         self.line = 0                      # last line seen, for events that come without one
         self.thread = _get_ident()         # a frame of another thread never stands for the entry's call
         self.in_c = False                  # a generator running now, resumed through C (GENERATORS_NESTED)
+        self.effects = effects             # line -> what it may change (`bytecode_effects.effects`)
+        self.looked = -1                   # `Recorder.epoch` at this frame's last look
 
 
 class Recorder:
@@ -148,6 +152,15 @@ class Recorder:
         self.generators_in_c = 0                    # generators running now, resumed through C
         self.stale_looks: list | None = [] if check_looks else None
         self.watch: Any = None                      # a `watchdog.Watch` when run under one (see `watched`)
+        # Calm steps (`bytecode_effects`): `epoch` moves on at every event after which an object may have
+        # changed; a frame looked at in the same epoch as its last look compares its objects by id alone.
+        # `calm_next`: nothing since the last event can have changed an object (yet: the backends and
+        # `on_gc` clear it when other code runs).
+        self.epoch = 0
+        self.calm_next = False
+        self.tracer: Any = None                     # the settrace backend's global trace function
+        self._quiet_epoch, self._quiet_now = -1, False  # `_quiet`'s last answer, and the epoch it was for
+        self._effects: dict[int, tuple[CodeType, dict]] = {}    # id(code) -> (code, its line effects)
 
     def watched(self, watch: Any) -> None:
         """Under a watchdog (`watchdog.py`, `worker_watch.py`): the count of events is written to
@@ -160,6 +173,13 @@ class Recorder:
         """A gc.callbacks hook: a collection may run finalizers, so a look it interrupted looks again."""
         if phase == "start":
             self.collections += 1
+            self._next_epoch()                      # its finalizers may change any object
+            self.calm_next = False
+
+    def _next_epoch(self) -> None:
+        """Objects may have changed: calm looks end, and the previewer's facts of class dicts go."""
+        self.epoch += 1
+        self.values.previewer.era = self.epoch
 
     def start_clock(self) -> None:
         self.deadline = time.perf_counter() + self.time_limit
@@ -269,12 +289,13 @@ class Recorder:
         line = frame.f_lineno or code.co_firstlineno
         if state is not None and state.code is code and (_starts(frame) if fresh is None else fresh):
             state = None
-        if state is None or state.code is not code:
+        fresh_start = state is None or state.code is not code
+        if fresh_start:
             parent = frame.f_back
             while parent is not None and id(parent) not in live:
                 parent = parent.f_back
             parent_id = live[id(parent)].id if parent is not None else None
-            state = FrameState(self.calls + 1, code)
+            state = FrameState(self.calls + 1, code, self._effects_of(code))
             index = self._event(CALL, line, state.id, checked=False)
             self.calls += 1
             self.frames[state.id] = [code.co_name, parent_id, code.co_firstlineno]
@@ -289,14 +310,42 @@ class Recorder:
             if self.generators_in_c > GENERATORS_NESTED:
                 self.stop("generators_nested")
         self._looked(state, frame, index)
+        if fresh_start:
+            self.calm_next = self._quiet()          # up to its first line it runs only its prologue
         self._stop_if_due()
         self._check(index)
         return state
+
+    def _quiet(self) -> bool:
+        """Can no code run unseen until the next event? Not with another thread, a profile function, a
+        trace function other than the recorder's or a sys.monitoring tool of the program's. Asked again
+        only once the epoch moved: setting any of them up takes a call, which moves it."""
+        if self._quiet_epoch != self.epoch:
+            self._quiet_epoch = self.epoch
+            tracer = _gettrace()
+            self._quiet_now = not _thread_count() and _getprofile() is None and (
+                tracer is None or tracer is self.tracer) and not _other_tools()
+        return self._quiet_now
+
+    def _effects_of(self, code: CodeType) -> dict:
+        known = self._effects.get(id(code))
+        if known is None or known[0] is not code:
+            known = self._effects[id(code)] = (code, effects(code))
+        return known[1]
 
     def line(self, state: FrameState, frame: FrameType, lineno: int) -> None:
         """About to run line `lineno`: the line before it may have changed any local."""
         state.line = lineno
         self._looked(state, frame, self._event(LINE, lineno, state.id))
+        effect = state.effects.get(lineno)
+        if effect is not None and (effect[0] == CALM or effect[0] == READS and not self.values.previewer.reads_write) \
+                and self._quiet():
+            seen = state.seen
+            for name in effect[1]:                  # an in-place operator's name held an exact scalar
+                known = seen.get(name)
+                if known is None or known[1] is not None:
+                    return
+            self.calm_next = True
 
     def leave(self, state: FrameState, frame: FrameType, value: Any, unwinding: bool | None,
               suspended: bool | None) -> None:
@@ -441,6 +490,9 @@ class Recorder:
         a delta row of its own at this event (rows fold in order). The collector is held off only for a
         last look after LOOKS_AGAIN interrupted ones (a collector set to run at every allocation): a
         signal handler of the program's that runs inside a look would see it off."""
+        if not self.calm_next:
+            self._next_epoch()
+        self.calm_next = False
         for _ in range(LOOKS_AGAIN):
             collections = self._collections_seen()
             self._look(state, frame, index)
@@ -471,7 +523,11 @@ class Recorder:
         pairs, size, names = namespace
         chunk = self.table.current
         full = state.serial != self.table.serial
-        count, hidden = self._changed(state, pairs, full, chunk)
+        # Calm since this frame's last look: an object still held is unchanged, except the frame's own
+        # namespace dict held by a local (3.11 `locals()`), which reading the frame refreshes.
+        calm = id(names) if state.looked == self.epoch else 0
+        state.looked = self.epoch
+        count, hidden = self._changed(state, pairs, full, chunk, calm)
         removed = _unbound(state.seen, size - hidden, names)
         if full:
             state.serial = self.table.serial
@@ -487,11 +543,12 @@ class Recorder:
         chunk.delta_event.append(index)
         chunk.delta_sets.append(count)
 
-    def _changed(self, state: FrameState, pairs: Any, full: bool, chunk: Any) -> tuple[int, int]:
+    def _changed(self, state: FrameState, pairs: Any, full: bool, chunk: Any, calm: int) -> tuple[int, int]:
         """Bring `state.seen` up to date with the frame's (name, value) `pairs`, writing each name that
-        changed into the chunk unless the look is `full` (then all are written after). Returns (names
-        written, pairs that are no variable: a class body's non-str keys, a comprehension's hidden
-        iterator). The hot loop of every step."""
+        changed into the chunk unless the look is `full` (then all are written after). `calm`: nonzero
+        when no object can have changed since the frame's last look (`_look`), the id of the one that
+        may have. Returns (names written, pairs that are no variable: a class body's non-str keys, a
+        comprehension's hidden iterator). The hot loop of every step."""
         seen = state.seen
         values = self.values
         items, base = values.items, values.base
@@ -510,7 +567,7 @@ class Recorder:
                     if known[0] is value:
                         continue
                 elif known[0] == id(value):
-                    if same(value, signature):
+                    if calm and calm != known[0] or same(value, signature):
                         continue
                     failed = signature
             elif name[:1] == ".":         # a comprehension's hidden iterator
@@ -626,6 +683,21 @@ def _same_number(old: Any, new: Any) -> bool:
 
 
 _get_ident = _thread.get_ident
+_thread_count = _thread._count                  # threads besides the main one: they may write at any time
+_getprofile, _gettrace = sys.getprofile, sys.gettrace   # a profile or trace function of the program's runs unseen
+_monitoring = getattr(sys, "monitoring", None)
+TOOL_NAME = "stepwise"                          # the monitoring backend's tool
+
+
+def _other_tools() -> bool:
+    """Is a sys.monitoring tool other than the recorder's registered (its callbacks run unseen)?"""
+    if _monitoring is None:
+        return False
+    for tool in range(6):
+        name = _monitoring.get_tool(tool)
+        if name is not None and not (type(name) is str and name == TOOL_NAME):
+            return True
+    return False
 _gc_isenabled, _gc_disable, _gc_enable, _gc_get_stats = gc.isenabled, gc.disable, gc.enable, gc.get_stats
 _gc_callbacks = gc.callbacks                    # the list the collector calls (a program may empty it)
 # From 3.13 `frame.f_locals` is a view of a function's variables (PEP 667); before, a dict that CPython

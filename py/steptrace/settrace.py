@@ -70,8 +70,10 @@ class SettraceBackend:
             return local_with_cells
 
         def global_trace(frame, event, arg):
-            """Called for every new frame: opt in only for the shown file."""
+            """Called for every new frame: opt in only for the shown file. Other code may change any
+            object: the next look is no calm step (`bytecode_effects`)."""
             if frame.f_code.co_filename != filename:
+                recorder.calm_next = False
                 return None
             try:
                 state = guarded("call", enter, frame)
@@ -84,6 +86,7 @@ class SettraceBackend:
                 state.local = local_for(state)
             return state.local
 
+        recorder.tracer = global_trace
         sys.settrace(global_trace)
 
     def uninstall(self) -> None:

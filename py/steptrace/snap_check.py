@@ -30,6 +30,7 @@ from builtins import (
 from itertools import chain, islice
 
 from .previews import (
+    FIELDS_READ,
     LENGTH,
     NESTED_STR_CAP,
     NUMBER_TEXT,
@@ -41,7 +42,7 @@ from .previews import (
 )
 
 _str_len, _str_slice = str.__len__, str.__getitem__
-_dict_len, _dict_values, _dict_items = dict.__len__, dict.values, dict.items
+_dict_len, _dict_values, _dict_items, _dict_iter = dict.__len__, dict.values, dict.items, dict.__iter__
 _list_len, _list_slice = list.__len__, list.__getitem__
 _tuple_slice = tuple.__getitem__
 _chain = chain.from_iterable
@@ -58,6 +59,7 @@ class SnapCheck:
         """Would `value` preview exactly as when `snap` was taken?"""
         if snap.tag == "scalar":
             return snap.held[0] is value
+        self.previewer.start_walk()
         try:
             return self._holds(value, snap, 0)
         except (RecursionError, MemoryError):
@@ -98,11 +100,20 @@ class SnapCheck:
                     window = shown_items(value, base, self.previewer.items_cap)[:len(ids)]
         elif tag == "object":
             previewer = self.previewer
-            pairs = previewer.pairs(value, previewer.info(type(value)))
-            if len(pairs) != snap.size or [label for label, _ in pairs] != snap.names:
-                return False
+            info = snap.info or previewer.info(type(value))
             ids = snap.ids
-            window = [item for _, item in pairs[:len(ids)]]
+            stored = previewer.instance_dict(value, info)
+            # The common case read in C: the same keys (the very str objects the preview showed) in the
+            # order shown. Else (an order a dataclass's fields set, a key of the program's, a long dict)
+            # the fields as the preview reads them.
+            if stored is not None and _dict_len(stored) == snap.size <= FIELDS_READ \
+                    and list(map(id, _dict_iter(stored))) == list(map(id, snap.names)):
+                window = list(islice(_dict_values(stored), len(ids)))
+            else:
+                pairs = previewer.pairs(value, info)
+                if len(pairs) != snap.size or [label for label, _ in pairs] != snap.names:
+                    return False
+                window = [item for _, item in pairs[:len(ids)]]
         elif tag == "text":           # the length too: the text kept is only the head the preview shows
             return (snap.size < 0 or self._length_of(value, type(value)) == snap.size) \
                 and self._text_of(value, type(value), depth) == snap.text
