@@ -9,13 +9,17 @@ A line is calm when none of its instructions can write an object without running
 Python code that runs is always seen: every frame, of the shown file or not, reaches the recorder (the
 settrace global function; sys.monitoring's PY_START and PY_RESUME, left on for all code), so do
 collections (finalizers) and exceptions, and each makes the next look walk everything again. Code that
-would run unseen makes no step calm (`Recorder._quiet`): another thread, a profile or trace function or
-a sys.monitoring tool of the program's. What is left to this table is the interpreter's own C code:
+would run unseen makes no step calm (`Recorder._quiet`): another thread, a profile or trace function, a
+sys.monitoring tool or a timer's signal handler of the program's; so does meeting C code where Python
+code is expected (`previews.TypeInfo.breaks_calm`: a class whose `__eq__` is `log.append`, a weak
+reference, whose callback may be one). Before 3.13 a finalizer run by the recorder's own read of
+`f_locals` is unseen: a calm look that finds a name let go of looks again (`Recorder._look`). What is
+left to this table is the interpreter's own C code:
 
 * CALM instructions load, store and delete names, build new values, compare, do arithmetic, jump: on
   values of the interpreter's own types they run no code and write nothing a local holds; on a
   program's class they call its dunder methods, which are Python code (seen).
-* READS are calm too, unless the run has met a value whose reading writes (`Previewer.reads_write`): a
+* READS are calm too, unless the run has met a value whose reading writes (`Previewer.breaks_calm`): a
   `defaultdict` (`d[k]` and `"%(k)s" % d` insert through a C factory such as `str`) or an iterator that
   calls something at each step (`iter(stack.pop, None)`, `map(seen.add, xs)`).
 * An in-place operator (`x += y`) is calm only when the name it rebinds held an exact scalar (int,
@@ -63,7 +67,7 @@ _CALM_OPS = frozenset({
 })
 # Calm unless the run met a value whose reading writes (a defaultdict, an iterator calling C code).
 _READ_OPS = frozenset({"FOR_ITER", "UNPACK_SEQUENCE", "UNPACK_EX", "LIST_EXTEND", "SET_UPDATE", "DICT_UPDATE",
-                       "DICT_MERGE", "CONTAINS_OP", "BINARY_SUBSCR", "LOAD_NAME"})
+                       "DICT_MERGE", "CONTAINS_OP", "BINARY_SUBSCR"})
 _STORES = frozenset({"STORE_FAST", "DELETE_FAST", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST"})
 _OPNAMES = tuple(opcode.opname)
 _EXTENDED_ARG = opcode.opmap["EXTENDED_ARG"]
@@ -146,6 +150,8 @@ def effects(code: CodeType) -> dict[int, tuple[int, tuple[str, ...]]]:
                 effect = CALM
         if name in _STORES:
             entry[2].extend(_stored(name, arg))
+        if name == "FOR_ITER" and _iterator_made_by_a_call(instructions, position):
+            effect = CHANGES
         entry[0] = max(entry[0], effect)
     if outside == CHANGES:
         return {}
@@ -155,6 +161,25 @@ def effects(code: CodeType) -> dict[int, tuple[int, tuple[str, ...]]]:
             effect = CHANGES
         table[line] = (max(effect, outside), tuple(inplace))
     return table
+
+
+_STATEMENT_ENDS = frozenset({"STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF", "STORE_ATTR", "STORE_SUBSCR",
+                             "POP_TOP", "RESUME", "NOP", "END_FOR", "POP_ITER", "RETURN_VALUE", "RETURN_CONST",
+                             "JUMP_FORWARD", "JUMP_BACKWARD", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE",
+                             "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE", "POP_EXCEPT", "STORE_FAST_STORE_FAST"})
+
+
+def _iterator_made_by_a_call(instructions: list, position: int) -> bool:
+    """Does the expression a `for` iterates (the instructions before its GET_ITER, back to the statement
+    before) change anything? Its iterator may then be one that calls at each step (`iter(stack.pop,
+    None)` written on a line of its own below the `for`), which no preview has met."""
+    for index in range(position - 1, -1, -1):
+        _, name, arg = instructions[index]
+        if name in _STATEMENT_ENDS:
+            return False
+        if _effect(name, arg) == CHANGES:
+            return True
+    return False
 
 
 def _inplace_target(code: CodeType, instructions: list, position: int) -> str | None:

@@ -53,7 +53,8 @@ class Deadline:
         self.recorder.start_clock()
         if not signals_usable() or self.seconds <= 0:
             return
-        self._previous = signal.signal(signal.SIGALRM, self._fire)
+        handler = self.recorder.signal_handler = self._fire      # so calm steps know it for the recorder's
+        self._previous = signal.signal(signal.SIGALRM, handler)
         signal.setitimer(signal.ITIMER_REAL, self.seconds, REPEAT)
         self.armed = True
         self.recorder.raise_in_callbacks = False

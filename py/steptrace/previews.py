@@ -53,6 +53,7 @@ from builtins import (
     list,
     map,
     next,
+    property,
     range,
     repr,
     set,
@@ -63,7 +64,7 @@ from builtins import (
     type,
     zip,
 )
-from collections import Counter, OrderedDict, defaultdict, deque
+from collections import Counter, OrderedDict, defaultdict, deque, namedtuple
 from collections.abc import Callable
 from itertools import islice, repeat
 from operator import is_, itemgetter
@@ -162,7 +163,7 @@ class TypeInfo:
     only the classes that own them are kept, weakly, and the descriptors fetched when used."""
 
     __slots__ = ("ref", "name", "size", "heap", "kind", "base", "fields", "dict_owner", "slots", "field_order",
-                 "field_ids", "reads_write")
+                 "field_ids", "breaks_calm", "finalized")
 
     def __init__(self, cls: type) -> None:
         self.ref = _weak(cls)
@@ -207,11 +208,69 @@ class TypeInfo:
             self.kind = "object"
         self.field_order = {name: i for i, name in enumerate(self.fields)}
         self.field_ids = list(map(id, self.fields))
-        # Reading it may write (`bytecode_effects`): a defaultdict's `d[k]`, or a step of an iterator
-        # written in C that is not one of the interpreter's plain ones (it may call anything).
-        self.reads_write = id(defaultdict) in ids or any(
-            not _type_flags(klass) & _HEAP_TYPE and named(mapping, "__next__") is not None
-            and id(klass) not in _PLAIN_ITERATORS for klass, mapping in zip(mro, dicts, strict=True))
+        self.breaks_calm = _breaks_calm(cls, mro, dicts, ids)
+        # A finalizer of the program's: on 3.11 and 3.12 it can run inside the recorder's read of `f_locals`.
+        self.finalized = any(_type_flags(klass) & _HEAP_TYPE and named(mapping, "__del__") is not None
+                             for klass, mapping in zip(mro, dicts, strict=True))
+
+
+def _breaks_calm(cls: type, mro: tuple, dicts: list, ids: set) -> int:
+    """What meeting this type does to calm steps (`bytecode_effects`): 1, reading it may write (a
+    defaultdict's `d[k]`, a step of an iterator written in C that is not one of the interpreter's plain
+    ones: it may call anything), so lines that read are not calm; 2, no line is: a class of the
+    program's with a dunder or descriptor that is C code (`__eq__ = staticmethod(log.append)`: unseen,
+    where a Python one is seen), or a frame (before 3.13 reading its `f_locals` refreshes a dict)."""
+    if cls is types.FrameType and not _LIVE_LOCALS or any(id(klass) in _WEAK_TYPES for klass in mro):
+        return 2        # (a weak reference's callback may be C code, which runs unseen as its object dies)
+    for klass, mapping in zip(mro, dicts, strict=True):
+        if _type_flags(klass) & _HEAP_TYPE and not all(map(_seen_member, mapping.items())):
+            return 2
+    if id(defaultdict) in ids:
+        return 1
+    for klass, mapping in zip(mro, dicts, strict=True):
+        if not _type_flags(klass) & _HEAP_TYPE and named(mapping, "__next__") is not None \
+                and id(klass) not in _PLAIN_ITERATORS:
+            return 1
+    return 0
+
+
+_FUNCTION = types.FunctionType
+_WEAK_TYPES = frozenset(map(id, (weakref.ref, weakref.ProxyType, weakref.CallableProxyType, weakref.finalize,
+                                 weakref.WeakValueDictionary, weakref.WeakKeyDictionary, weakref.WeakSet)))
+_wrapped = {id(staticmethod): staticmethod.__dict__["__func__"].__get__,
+            id(classmethod): classmethod.__dict__["__func__"].__get__}
+_property_parts = tuple(property.__dict__[part].__get__ for part in ("fget", "fset", "fdel"))
+_LIVE_LOCALS = sys.version_info >= (3, 13)
+_TUPLE_GETTER = type(namedtuple("_Pair", "first").__dict__["first"])    # a namedtuple field's reader
+
+
+def _seen_member(item: tuple) -> bool:
+    """Does a class attribute run only Python code (which the recorder sees) when the interpreter uses
+    it: a function, a static or class method of one, a property of them, plain data, a member or
+    `__dict__` descriptor? Else (a C callable as a dunder, a C descriptor) it may write unseen."""
+    name, member = item
+    kind = type(member)
+    if kind is _FUNCTION or kind is _GetSet or kind is _Member or kind is _TUPLE_GETTER or member is None:
+        return True
+    unwrap = _wrapped.get(id(kind))
+    if unwrap is not None:
+        return type(unwrap(member)) is _FUNCTION
+    if kind is property:
+        return all(part is None or type(part) is _FUNCTION for part in (get(member) for get in _property_parts))
+    dunder = type(name) is str and name[:2] == "__" and name[-2:] == "__"
+    if dunder and name in _DATA_DUNDERS:
+        return True
+    if _type_flags(kind) & _HEAP_TYPE:       # an instance of a program's class: its __get__/__call__ is Python
+        return True
+    descriptor = any(named(_type_dict(klass), "__get__") is not None for klass in _type_mro(kind))
+    return not descriptor and not (dunder and any(named(_type_dict(klass), "__call__") is not None
+                                                  for klass in _type_mro(kind)))
+
+
+_DATA_DUNDERS = frozenset({"__module__", "__qualname__", "__doc__", "__slots__", "__annotations__",
+                           "__dataclass_fields__", "__dataclass_params__", "__match_args__", "__orig_bases__",
+                           "__parameters__", "__type_params__", "__firstlineno__", "__static_attributes__",
+                           "__classcell__", "__annotate_func__", "__annotations_cache__", "__weakref__", "__dict__"})
 
 
 class _Sequence:
@@ -420,7 +479,8 @@ class Previewer:
         self._cuts = 0                       # walks the node or depth cap cut short in the current walk
         self._held = 0                       # the weight of the scalars the current walk's snaps hold
         self._plain: dict[int, bool] = {}    # class id -> only str keys in its dict, this walk (`_class_get`)
-        self.reads_write = False             # met a type whose reading may write (`TypeInfo.reads_write`)
+        self.breaks_calm = 0                 # the most a type met does to calm steps (`TypeInfo.breaks_calm`)
+        self.met_finalizer = False           # met a class of the program's with `__del__` (`TypeInfo.finalized`)
         self.era: int | None = None          # `Recorder.epoch`; None: anything may change between walks
         self._plain_era: int | None = None   # the era `_plain` was learnt in
         # (id, snap, preview) of the containers and objects inside the last root whose walk nothing cut and
@@ -507,8 +567,10 @@ class Previewer:
             if len(self._types) > 4096:
                 self._types.clear()
             found = self._types[id(cls)] = TypeInfo(cls)
-            if found.reads_write:
-                self.reads_write = True
+            if found.breaks_calm > self.breaks_calm:
+                self.breaks_calm = found.breaks_calm
+            if found.finalized:
+                self.met_finalizer = True
         return found
 
     def typed(self, cls: type, tag: str, size: int = -1, base: type | None = None) -> Snap:

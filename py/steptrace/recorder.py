@@ -23,9 +23,11 @@ exception the recorder could not see at the recursion limit) are closed by `fini
 """
 from __future__ import annotations
 
+import _signal
 import _thread
 import dis
 import gc
+import signal
 import sys
 import time
 
@@ -41,6 +43,8 @@ from builtins import (
     dict,
     float,
     frozenset,
+    getattr,
+    hasattr,
     id,
     int,
     issubclass,
@@ -58,7 +62,7 @@ from builtins import (
 from types import CodeType, FrameType
 from typing import Any
 
-from .bytecode_effects import CALM, READS, effects
+from .bytecode_effects import effects
 from .exceptions import describe_exception, exception_text
 from .limits import DEFAULT_EVENTS, DIRECT_SECONDS, PREVIEW_NODES
 from .previews import Previewer, yielded
@@ -130,6 +134,7 @@ class Recorder:
         self.thread = _get_ident()                  # the run's: its top-level call is the entry's
         self.table = EventTable(max_events, PREVIEW_NODES)
         self.values = ValuePool()
+        self.previewer = self.values.previewer
         self.values.use(self.table.current.values)
         # A chunk that holds its share of preview nodes closes at the next event (`EventTable`).
         self.values.weight_cap = self.table.chunk_weight
@@ -160,6 +165,8 @@ class Recorder:
         self.calm_next = False
         self.tracer: Any = None                     # the settrace backend's global trace function
         self._quiet_epoch, self._quiet_now = -1, False  # `_quiet`'s last answer, and the epoch it was for
+        self.collections_looked = 0                 # `_collections_seen` as the last look ended
+        self.signal_handler: Any = None             # the deadline's SIGALRM handler (`deadline.Deadline.arm`)
         self._effects: dict[int, tuple[CodeType, dict]] = {}    # id(code) -> (code, its line effects)
 
     def watched(self, watch: Any) -> None:
@@ -179,7 +186,7 @@ class Recorder:
     def _next_epoch(self) -> None:
         """Objects may have changed: calm looks end, and the previewer's facts of class dicts go."""
         self.epoch += 1
-        self.values.previewer.era = self.epoch
+        self.previewer.era = self.epoch
 
     def start_clock(self) -> None:
         self.deadline = time.perf_counter() + self.time_limit
@@ -311,21 +318,32 @@ class Recorder:
                 self.stop("generators_nested")
         self._looked(state, frame, index)
         if fresh_start:
-            self.calm_next = self._quiet()          # up to its first line it runs only its prologue
+            self.calm_next = not _thread_count()    # up to its first line it runs only its prologue
         self._stop_if_due()
         self._check(index)
         return state
 
     def _quiet(self) -> bool:
-        """Can no code run unseen until the next event? Not with another thread, a profile function, a
-        trace function other than the recorder's or a sys.monitoring tool of the program's. Asked again
-        only once the epoch moved: setting any of them up takes a call, which moves it."""
+        """Can no code have run unseen since the last event? Not with another thread, a profile function,
+        a trace function other than the recorder's, a sys.monitoring tool or a signal handler of the
+        program's. Asked by a calm look when it first finds an object still held, and again only once
+        the epoch moved: setting any of them up (or taking one out) takes a call, which moves it."""
         if self._quiet_epoch != self.epoch:
             self._quiet_epoch = self.epoch
             tracer = _gettrace()
             self._quiet_now = not _thread_count() and _getprofile() is None and (
-                tracer is None or tracer is self.tracer) and not _other_tools()
+                tracer is None or tracer is self.tracer) and not _other_tools() and self._no_signal_handlers()
         return self._quiet_now
+
+    def _no_signal_handlers(self) -> bool:
+        """No signal handler of the program's is set for `_SIGNALS` (it runs between any two instructions,
+        the recorder's own too, where nothing is seen)."""
+        own = self.signal_handler
+        for number in _SIGNALS:
+            handler = _getsignal(number)
+            if handler is not None and handler is not _SIG_DFL and handler is not _SIG_IGN and handler is not own:
+                return False
+        return True
 
     def _effects_of(self, code: CodeType) -> dict:
         known = self._effects.get(id(code))
@@ -338,8 +356,9 @@ class Recorder:
         state.line = lineno
         self._looked(state, frame, self._event(LINE, lineno, state.id))
         effect = state.effects.get(lineno)
-        if effect is not None and (effect[0] == CALM or effect[0] == READS and not self.values.previewer.reads_write) \
-                and self._quiet():
+        # CALM (0) stays calm unless a type met breaks every calm step (2); READS (1), unless any did.
+        # Another thread is asked for now (it may end before the next look, which asks `_quiet`).
+        if effect is not None and effect[0] + self.previewer.breaks_calm <= 1 and not _thread_count():
             seen = state.seen
             for name in effect[1]:                  # an in-place operator's name held an exact scalar
                 known = seen.get(name)
@@ -490,18 +509,22 @@ class Recorder:
         a delta row of its own at this event (rows fold in order). The collector is held off only for a
         last look after LOOKS_AGAIN interrupted ones (a collector set to run at every allocation): a
         signal handler of the program's that runs inside a look would see it off."""
-        if not self.calm_next:
-            self._next_epoch()
+        collections = self._collections_seen()
+        if not self.calm_next or collections != self.collections_looked:
+            # (`_next_epoch` inline: every step after a line that may change something comes here)
+            epoch = self.epoch = self.epoch + 1     # (a collection the hook did not hear: it was taken out)
+            self.previewer.era = epoch
         self.calm_next = False
         for _ in range(LOOKS_AGAIN):
-            collections = self._collections_seen()
             self._look(state, frame, index)
             after = self._collections_seen()
             if after == collections:
                 break
+            collections = after
         else:
             _collector_waiting(self._look, state, frame, index)   # collections at every look: a last one
             after = self._collections_seen()
+        self.collections_looked = after
         if self.stale_looks is not None:
             _collector_waiting(self._compare_with_fresh_previews, state, frame, index, after)
 
@@ -527,7 +550,15 @@ class Recorder:
         # namespace dict held by a local (3.11 `locals()`), which reading the frame refreshes.
         calm = id(names) if state.looked == self.epoch else 0
         state.looked = self.epoch
-        count, hidden = self._changed(state, pairs, full, chunk, calm)
+        count, hidden, dropped = self._changed(state, pairs, full, chunk, calm)
+        if calm and not LIVE_LOCALS and (dropped or len(state.seen) > size - hidden) \
+                and self.previewer.met_finalizer:
+            # Before 3.13 an object a name let go of dies as this look reads `f_locals`: a finalizer of the
+            # program's then runs here, unseen; the names passed over are looked at again.
+            self._next_epoch()
+            state.looked = self.epoch
+            more, hidden, _ = self._changed(state, pairs, full, chunk, 0)
+            count += more
         removed = _unbound(state.seen, size - hidden, names)
         if full:
             state.serial = self.table.serial
@@ -548,13 +579,16 @@ class Recorder:
         changed into the chunk unless the look is `full` (then all are written after). `calm`: nonzero
         when no object can have changed since the frame's last look (`_look`), the id of the one that
         may have. Returns (names written, pairs that are no variable: a class body's non-str keys, a
-        comprehension's hidden iterator). The hot loop of every step."""
+        comprehension's hidden iterator, whether a calm look found a container or object let go of). The
+        hot loop of every step."""
         seen = state.seen
         values = self.values
         items, base = values.items, values.base
         same = values.check.holds                 # `ValuePool.same`, one call less per container
         set_names, set_refs = chunk.set_names, chunk.set_refs
         count = hidden = 0
+        dropped = False
+        quiet = None                  # asked once, when a calm look first finds an object still held
         for name, value in pairs:
             if type(name) is not str:     # a class body may hold any key: not a variable
                 hidden += 1
@@ -567,9 +601,16 @@ class Recorder:
                     if known[0] is value:
                         continue
                 elif known[0] == id(value):
-                    if calm and calm != known[0] or same(value, signature):
+                    if calm and calm != known[0]:
+                        if quiet is None:
+                            quiet = self._quiet()
+                        if quiet:
+                            continue
+                    if same(value, signature):
                         continue
                     failed = signature
+                elif not _dies_quietly(signature):
+                    dropped = True
             elif name[:1] == ".":         # a comprehension's hidden iterator
                 hidden += 1
                 continue
@@ -599,7 +640,7 @@ class Recorder:
                 set_names.append(name)
                 set_refs.append(values.intern(preview, signature))
                 count += 1
-        return count, hidden
+        return count, hidden, dropped
 
     def _write_all(self, seen: dict, chunk: Any) -> int:
         """A full snapshot: every name `seen` knows goes into the chunk; returns how many."""
@@ -652,6 +693,18 @@ def _namespace(frame: FrameType, code: CodeType) -> tuple | None:
     return None
 
 
+def _dies_quietly(snap: Any) -> bool:
+    """Can the value a snap was taken of die running no code? A tuple, list or dict holding only the
+    exact scalars it showed whole."""
+    if snap.kind not in _QUIET_KINDS or snap.kids or snap.tag != "data":
+        return False
+    return len(snap.ids) == (2 * snap.size if snap.kind == _DICT_ID else snap.size)
+
+
+_QUIET_KINDS = frozenset(map(id, (tuple, list, dict)))
+_DICT_ID = id(dict)
+
+
 def _unbound(seen: dict, bound: int, names: Any) -> list[str] | None:
     """The names `seen` knows that are no longer bound (forgotten from `seen`), None when there are none:
     `bound` variables remain of `names`."""
@@ -686,6 +739,13 @@ _get_ident = _thread.get_ident
 _thread_count = _thread._count                  # threads besides the main one: they may write at any time
 _getprofile, _gettrace = sys.getprofile, sys.gettrace   # a profile or trace function of the program's runs unseen
 _monitoring = getattr(sys, "monitoring", None)
+# The C module's: `signal.getsignal` makes an enum of its answer, running enum's Python code (and builtins).
+_getsignal, _SIG_DFL, _SIG_IGN = _signal.getsignal, _signal.SIG_DFL, _signal.SIG_IGN
+# Signals a program's handler may take while the recorder runs: its own timers' and children's, and the user
+# signals (not SIGINT, which only comes with a stop). Pyodide delivers none but SIGINT.
+_SIGNALS = () if sys.platform == "emscripten" else tuple(
+    getattr(signal, name) for name in ("SIGALRM", "SIGVTALRM", "SIGPROF", "SIGUSR1", "SIGUSR2", "SIGCHLD")
+    if hasattr(signal, name))
 TOOL_NAME = "stepwise"                          # the monitoring backend's tool
 
 
