@@ -1,3 +1,4 @@
+# seconds: 4
 # gc-bound: whether a new class and instance take dead ones' ids depends on allocations, so runs differ
 # Classes of the program's change under their instances: renamed, made a dataclass later, given
 # namedtuple-like fields later, collected (a weak reference to the class must die as untraced), and
