@@ -1,3 +1,4 @@
+# seconds: 4
 # setup: from pure_lines_hidden_changes import *\nimport pure_lines_hidden_changes as shown\nclass Cycle:\n    def __init__(self):\n        self.me = self\n    def __del__(self):\n        shown.LOG.append(len(shown.LOG))\nshown.Cycle = Cycle
 # gc-bound: where in the loop the collections run depends on allocations, so runs differ in when `log` grows
 # Loops of pure lines (arithmetic on scalars, tuples) while something else changes what the frame shows:
