@@ -41,6 +41,16 @@ def numbers(n):
     return x
 '''
 
+GROWING = '''\
+def grow(n):
+    items, table, text = [], {}, "x" * 250
+    for i in range(n):
+        items.append(i * i)
+        table[i] = [i]
+        text += chr(97 + i % 26)
+    return len(items)
+'''
+
 DEEP = '''\
 def down(n, a, b):
     x = n * 2
@@ -115,6 +125,10 @@ def jobs(tmp: Path) -> list[dict]:
                   "setup": "from stepwise_numbers import numbers\n", "entry": "numbers(40)\n"})
     found.append({"name": "numbers with a gap", "source": "stepwise_numbers.py", "module": "stepwise_numbers",
                   "setup": "from stepwise_numbers import numbers\n", "entry": "numbers(3000)\n", "max_events": 5_000})
+    (tmp / "stepwise_growing.py").write_text(GROWING, encoding="utf-8")
+    for limit in (1_000_000, 3_000):        # values written as a `like` of one before, and past a gap
+        found.append({"name": f"growing ({limit})", "source": "stepwise_growing.py", "module": "stepwise_growing",
+                      "setup": "from stepwise_growing import grow\n", "entry": "grow(1500)\n", "max_events": limit})
     (tmp / "stepwise_deep.py").write_text(DEEP, encoding="utf-8")
     found.append({"name": "the recursion limit, with containers in every frame", "source": "stepwise_deep.py",
                   "module": "stepwise_deep", "setup": "import sys\nsys.setrecursionlimit(120)\n"
@@ -150,6 +164,23 @@ def test_every_run_replays_alike_in_both_forms(compared):
     for answer in compared:
         assert answer["mismatches"] == [], f"{answer['name']}: {json.dumps(answer['mismatches'])[:3000]}"
     assert sum(answer["events"] for answer in compared) > 20_000
+
+
+def test_a_like_is_rebuilt_on_the_page_as_the_recorder_saw_it(compared):
+    """A growing list, dict and text, written as `like`s: the page's last view of them is a fresh preview."""
+    from steptrace.previews import Previewer
+
+    fresh = Previewer()
+    for answer in compared:
+        if not answer["name"].startswith("growing"):
+            continue
+        assert any("like" in value for value in answer["doc"]["values"])
+        last = answer["last"]
+        n = last["items"]["len"]
+        assert n == last["table"]["len"] > 1000, answer["name"]
+        assert last["items"] == fresh.preview([i * i for i in range(n)])
+        assert last["table"] == fresh.preview({i: [i] for i in range(n)})
+        assert last["text"] == fresh.preview("x" * 250 + "".join(chr(97 + i % 26) for i in range(n)))
 
 
 def test_the_runs_cover_what_the_packed_form_must_carry(compared):

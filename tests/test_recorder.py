@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from steptrace import monitor
+from steptrace.previews import Previewer
 from steptrace.runner import RunnerError, run_case
 from stepwise import cli
 
@@ -180,10 +181,22 @@ def locals_at(doc: dict, index: int) -> dict[int, dict[str, dict]]:
         frame = state.setdefault(delta["f"], {})
         if delta["full"]:
             frame.clear()
-        frame.update({name: doc["values"][ref] for name, ref in delta["set"].items()})
+        frame.update({name: value_at(doc, ref) for name, ref in delta["set"].items()})
         for name in delta["del"]:
             frame.pop(name, None)
     return state
+
+
+def value_at(doc: dict, ref: int) -> dict:
+    """Value `ref` of the document, a `like` rebuilt from the entry it is like (docs/trace-format.md)."""
+    value = doc["values"][ref]
+    if "like" not in value:
+        return value
+    back = value["like"]
+    assert 1 <= back <= ref, value
+    base = value_at(doc, ref - back)
+    assert base["t"] == value["t"], (base, value)
+    return {**base, **{key: part for key, part in value.items() if key != "like"}}
 
 
 def line_of(text: str) -> int:
@@ -210,6 +223,7 @@ def check_document(doc: dict) -> None:
     if doc["gap"] is None:
         assert kinds.count("c") == kinds.count("r"), "calls and returns must balance"
     assert doc["format"] == "stepwise-trace" and doc["version"] == 2
+    assert all(value_at(doc, ref) for ref, value in enumerate(doc["values"]) if "like" in value)
 
 
 def test_calls_lines_returns_and_frames(shown):
@@ -698,7 +712,7 @@ class Node:
 def grow(n):
     queue = [Node(0, None)]
     for i in range(1, n):
-        queue.append(Node(i, queue[-1]))
+        queue.insert(0, Node(i, queue[0]))
     return len(queue)
 '''
 
@@ -712,7 +726,8 @@ def _nodes(preview: object) -> int:
 
 
 def test_previews_of_a_big_changing_graph_are_bounded_not_only_events(tmp_path, monkeypatch):
-    """Each step changes a list of chained objects, so each makes a preview of up to 400 nodes: the run
+    """Each step changes the shown head of a list of chained objects (a list appended to is written as a
+    length a step instead), so each makes a preview of up to 400 nodes: the run
     keeps at most `PREVIEW_NODES` of them (chunks close early, the middle is dropped as a gap), however
     many events it may keep."""
     from steptrace import recorder
@@ -726,6 +741,51 @@ def test_previews_of_a_big_changing_graph_are_bounded_not_only_events(tmp_path, 
     assert doc["gap"] is not None and doc["stats"]["kept"] < doc["stats"]["events"]
     assert shown <= 1.2 * 30_000, shown       # full snapshots at each chunk's start are not counted
     check_document(doc)
+
+
+GROWING = '''\
+def grow(n):
+    items = []
+    table = {}
+    text = "x" * 250
+    for i in range(n):
+        items.append(i * i)
+        table[i] = str(i)
+        text += chr(97 + i % 26)
+    return len(items)
+'''
+
+
+@pytest.mark.parametrize("max_events", [1_000_000, 4_000])
+def test_a_growing_list_dict_and_text_are_written_a_length_a_step(tmp_path, monkeypatch, max_events):
+    """Appended to past what its preview shows, a list, a dict or a text previews as before but for its
+    length: written as a `like` of the entry before (a few dozen bytes), rebuilt exactly, also past a gap."""
+    (tmp_path / "growing.py").write_text(GROWING, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    text = run_case("growing.py", "growing", "from growing import grow\n", "grow(3000)\n", backend="settrace",
+                    max_events=max_events)
+    doc = json.loads(text)
+    check_document(doc)
+    assert doc["end"]["status"] == "returned" and doc["stats"]["events"] == 4 * 3000 + 7
+    fresh = Previewer()
+    compared = 0
+    for delta in doc["locals"]:
+        for name, ref in delta["set"].items():
+            shown = value_at(doc, ref)
+            if name == "items":
+                expected = fresh.preview([i * i for i in range(shown["len"])])
+            elif name == "table":
+                expected = fresh.preview({i: str(i) for i in range(shown["len"])})
+            elif name == "text":
+                expected = fresh.preview("x" * 250 + "".join(chr(97 + i % 26) for i in range(shown["len"] - 250)))
+            else:
+                continue
+            assert shown == expected, (delta["i"], name)
+            compared += 1
+    assert compared > 0.7 * doc["stats"]["kept"] and (doc["gap"] is None) == (max_events > 5000)
+    whole = [v for v in doc["values"] if "like" not in v and v["t"] in ("list", "dict", "str")]
+    assert len(whole) < 3 * 40, len(whole)          # the whole previews: a few a chunk
+    assert len(text) / doc["stats"]["kept"] < 120, len(text) / doc["stats"]["kept"]   # ~60 of them the delta
 
 
 CHANGING_TEXT = '''\

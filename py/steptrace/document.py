@@ -60,7 +60,8 @@ def _pool_values(recorder: Recorder, chunk_values: list, first: int) -> tuple[li
     the document's index of each of the chunk's values).
 
     The recorder keeps numbers raw (see Recorder): they are previewed here, and each distinct
-    number (by type and text: -0.0 is not 0.0) is pooled once per chunk, however often it was set."""
+    number (by type and text: -0.0 is not 0.0) is pooled once per chunk, however often it was set, so a
+    `like` (a distance back, `values._like`) is measured again."""
     number = recorder.values.number
     added: list[dict] = []
     where: list[int] = []
@@ -69,7 +70,10 @@ def _pool_values(recorder: Recorder, chunk_values: list, first: int) -> tuple[li
         if type(value) is dict:
             # a number's preview is its value, except a huge int's ("<int with N bits>")
             if value["t"] not in _NUMBER_TYPES or len(value) != 2 or value["r"][:1] == "<":
-                where.append(first + len(added))
+                at = first + len(added)
+                if "like" in value:      # a distance back in the chunk's values: in the document's now
+                    value = {**value, "like": at - where[len(where) - value["like"]]}
+                where.append(at)
                 added.append(value)
                 continue
             preview = value

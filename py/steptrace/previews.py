@@ -549,6 +549,38 @@ class Previewer:
                     for position, kid in snap.kids}, holds
         return None
 
+    def grown(self, value: object, before: tuple, holds: Callable[[object, Snap], bool]) -> tuple[dict, Snap] | None:
+        """(preview, snap) of an exact list or dict that changed only past the items its earlier preview
+        `before` = (snap, preview) showed, or None (walk it). A list appended to, a dict given a key past
+        the first ITEMS_CAP: the same items at the same positions, still holding, the same `r` (both
+        lengths past what is shown, so both end in "…"). The new preview shares the earlier one's
+        `items` or `entries` list, so the step costs a window of ids, not ITEMS_CAP previews, and the
+        trace writes the shared list once (`ValuePool.intern`)."""
+        snap, preview = before
+        cls = type(value)
+        if cls is list:
+            key, size = "items", _list_len(value)
+        elif cls is dict:
+            key, size = "entries", _dict_len(value)
+        else:
+            return None
+        if snap.tag != "data" or snap.kind != id(cls) or snap.cyclic or not preview.get("more"):
+            return None
+        shown = preview[key]
+        if size <= len(shown) or size == snap.size:
+            return None
+        window = shown_items(value, cls, self.items_cap)
+        ids = snap.ids
+        if len(window) != len(ids) or list(map(id, window)) != ids:
+            return None
+        for position, kid in snap.kids:
+            if not holds(window[position], kid):
+                return None
+        snap_now = Snap(snap.kind, "data", size, snap.base)
+        snap_now.ids, snap_now.held, snap_now.kids = ids, snap.held, snap.kids       # never changed after a walk
+        snap_now.nodes, snap_now.weight = snap.nodes, snap.weight
+        return {"t": preview["t"], "r": preview["r"], "len": size, key: shown, "more": size - len(shown)}, snap_now
+
     def signature(self, value: object) -> Snap:
         """The signature a preview of `value` would have now."""
         return self.preview_and_signature(value)[1]

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from .previews import EXACT_SCALARS, STR_CAP, Previewer, Snap
 from .snap_check import SnapCheck
 
+_str_startswith = str.startswith
 NUMBERS = frozenset(map(id, (int, float, bool, type(None))))
 # Characters of text counted as one preview node (~70 bytes of JSON a node) against a chunk's share.
 TEXT_PER_NODE = 64
@@ -56,6 +57,7 @@ class ValuePool:
         self._cache = SnapsById(self.SNAP_CACHE_CAP, self.HELD_CAP)    # the values previewed
         self._inner = SnapsById(self.SNAP_CACHE_CAP, self.HELD_CAP)    # what those previews hold (`Previewer.inner`)
         self._texts: dict[str, dict] = {}       # short str -> preview
+        self._long_text: dict | None = None     # the last preview of a str longer than STR_CAP (`_text`)
         self._by_text: dict[str, list] = {}     # short repr -> indexes of structured previews with it
         self._kept: list[dict] = []             # previews folded into an equal one (their ids stay valid)
         # Nodes of the previews added since `use` (what the current chunk writes out); past
@@ -99,6 +101,13 @@ class ValuePool:
                         self._index[id(preview)] = ref
                         self._kept.append(preview)
                         return ref + self.base
+                like = _like(items, same_text, preview)
+                if like is not None:
+                    self._kept.append(preview)
+                    ref = self._index[id(preview)] = len(items)
+                    items.append(like)
+                    self.weigh(1)
+                    return ref + self.base
                 if len(same_text) >= SAME_TEXT_KEPT:
                     del same_text[0]
                 same_text.append(len(items))
@@ -121,13 +130,8 @@ class ValuePool:
         if id(kind) in EXACT_SCALARS:
             if id(kind) in NUMBERS:
                 return self.previewer.number(kind, value), None
-            if kind is str and len(value) <= STR_CAP:   # equal short text, one preview
-                preview = self._texts.get(value)
-                if preview is None:
-                    if len(self._texts) >= self.TEXT_CACHE_CAP:
-                        self._texts.clear()
-                    preview = self._texts[value] = self.previewer.preview(value)
-                return preview, None
+            if kind is str:
+                return self._text(value), None
             return self.previewer.preview(value), None
         key = id(value)
         cached = self._cache.get(key)
@@ -135,8 +139,13 @@ class ValuePool:
             # A container or object met before inside another's preview (a message of a list passed to
             # a function, a dict a local took from a list): its preview there is its preview alone.
             cached = self._inner.get(key)
-        if cached is not None and cached[0] is not failed and self.check.holds(value, cached[0]):
-            return cached[1], cached[0]
+        if cached is not None:
+            if cached[0] is not failed and self.check.holds(value, cached[0]):
+                return cached[1], cached[0]
+            grown = self.previewer.grown(value, cached, self.check.holds)
+            if grown is not None:
+                self._cache.put(key, grown[1], grown[0])
+                return grown
         previewer = self.previewer
         preview, signature = previewer.preview_and_signature(value, cached, self.check.holds)
         self._cache.put(key, signature, preview)
@@ -144,9 +153,49 @@ class ValuePool:
             self._inner.put(kid_id, kid, kid_preview)
         return preview, signature
 
+    def _text(self, value: str) -> dict:
+        """Preview of an exact str: equal short texts share one; a long one that starts with the last long
+        one's shown head (`text += ch` in a loop) shares that head (its `v` and `r`), a length apart."""
+        if len(value) <= STR_CAP:
+            preview = self._texts.get(value)
+            if preview is None:
+                if len(self._texts) >= self.TEXT_CACHE_CAP:
+                    self._texts.clear()
+                preview = self._texts[value] = self.previewer.preview(value)
+            return preview
+        last = self._long_text
+        if last is not None and _str_startswith(value, last["v"]):
+            return {"t": "str", "r": last["r"], "v": last["v"], "len": len(value)}
+        preview = self._long_text = self.previewer.preview(value)
+        return preview
+
     def same(self, value: object, signature: Snap) -> bool:
         """Would `value` preview exactly as when `signature` was taken?"""
         return self.check.holds(value, signature)
+
+
+def _like(items: list[dict], candidates: list[int], preview: dict) -> dict | None:
+    """`preview` written as a `like` of an earlier entry (docs/trace-format.md): when one of `candidates`
+    (entries with the same `r`) shows the same items, entries or text and differs only in `len` and
+    `more` (a list appended to, a text grown at its end), its type, the keys it does not share and the
+    distance back to the one that has them. By content, not by which dict shares what, so the same program
+    writes the same table; the shared part is the very object in the common case, compared by identity."""
+    for key in _SHARED:
+        shown = preview.get(key)
+        if shown is not None:
+            break
+    else:
+        return None
+    for ref in reversed(candidates):
+        earlier = items[ref]
+        if earlier["t"] == preview["t"] and earlier.keys() == preview.keys() and earlier[key] == shown:
+            like = {name: part for name, part in preview.items() if name == "t" or part != earlier[name]}
+            like["like"] = len(items) - ref
+            return like
+    return None
+
+
+_SHARED = ("items", "entries", "v")
 
 
 class SnapsById:

@@ -95,6 +95,25 @@ export function splitJsonList(text) {
   return { starts: starts.slice(0, n), ends: ends.slice(0, n) };
 }
 
+/**
+ * A value written as a `like` (docs/trace-format.md, Value): the one `like` entries back, with this
+ * one's keys (its length) in place of its own. The recorder writes a growing list or text so: the
+ * shown items once, a length a step. (A function, not a method: a table revived after postMessage has
+ * the class's prototype but none of its private members.)
+ * @param {ValueTable} table
+ * @param {number} k
+ * @param {Value} value
+ */
+function rebuilt(table, k, value) {
+  const back = value.like;
+  if (!isInt(back) || back < 1 || back > k) fail(`value ${k} is "like" ${JSON.stringify(back)} entries back, outside "values"`);
+  const base = table.get(k - back);
+  if (base === undefined || base.t !== value.t) fail(`value ${k} is "like" value ${k - back}, which is not a ${value.t}`);
+  const rebuilt = { ...base, ...value };
+  delete rebuilt.like;
+  return rebuilt;
+}
+
 /** The value pool: numbers kept as numbers, previews as objects or as slices of one JSON text. */
 export class ValueTable {
   /**
@@ -131,10 +150,13 @@ export class ValueTable {
       case NONE: return { t: "NoneType", r: "None" };
       case PREVIEW: {
         const p = this.slot[k];
-        if (this.previews.list) return this.previews.list[p];
         let value = this.parsed.get(p);
         if (value === undefined) {
-          value = JSON.parse(this.previews.text.slice(this.previews.starts[p], this.previews.ends[p]));
+          value = this.previews.list
+            ? this.previews.list[p]
+            : JSON.parse(this.previews.text.slice(this.previews.starts[p], this.previews.ends[p]));
+          if (value !== null && typeof value === "object" && "like" in value) value = rebuilt(this, k, value);
+          else if (this.previews.list) return value;
           this.parsed.set(p, value);
         }
         return value;

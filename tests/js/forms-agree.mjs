@@ -98,5 +98,6 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (new Set(top).size !== 1) mismatches.push({ returnedAtTop: top });
   const header = (r) => JSON.stringify({ end: r.trace.end, files: r.trace.files, out: r.trace.stdout_text, gap: r.gapInfo() });
   if (header(built) !== header(fromJson) || header(revived) !== header(fromJson)) mismatches.push({ header: [header(fromJson), header(built)] });
-  process.stdout.write(JSON.stringify({ events: n, values: built.valueCount, mismatches }) + "\n");
+  const last = Object.fromEntries(revived.localsAt(n - 2).vars);   // the values the run ended with, rebuilt
+  process.stdout.write(JSON.stringify({ events: n, values: built.valueCount, mismatches, last }) + "\n");
 }
