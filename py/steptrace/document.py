@@ -116,7 +116,7 @@ def document_text(recorder: Recorder, document: dict) -> str:
         lines.extend(chunk.lines[:whole])
         frames.extend(chunk.frames[:whole])
         # a torn last event's deltas and return are left out
-        deltas.append(serialize([d for d in _deltas(chunk, where, index) if d["i"] < kept])[1:-1])
+        deltas.append(_deltas(chunk, where, index, kept))
         first = chunk.value_base
         returns.extend([index(i), where[ref - first]]
                        for i, ref in zip(chunk.return_event, chunk.return_ref, strict=True))
@@ -128,23 +128,31 @@ def document_text(recorder: Recorder, document: dict) -> str:
                     '],"locals":[', ",".join([text for text in deltas if text]), "]}"])
 
 
-def _deltas(chunk: Chunk, where: list[int], index: Callable[[int], int]) -> list[dict]:
-    """One chunk's locals deltas as the document lists them. `where`: the document's value index of each
-    of the chunk's values (`_pool_values`)."""
+def _deltas(chunk: Chunk, where: list[int], index: Callable[[int], int], kept: int) -> str:
+    """One chunk's locals deltas of events before `kept`, as the document lists them: JSON text without its
+    brackets, written here rather than by the encoder (a long loop has a delta or two a step, and a dict
+    each to encode cost more than the run's events). `where`: the document's value index of each of the
+    chunk's values (`_pool_values`)."""
     first = chunk.value_base
     deleted: dict[int, list[str]] = {}
     for row, name in chunk.deleted:
         deleted.setdefault(row, []).append(name)
     names, refs, at = chunk.set_names, chunk.set_refs, 0
+    quoted = {name: serialize(name) for name in set(names)}
     rows = len(chunk.delta_sets)
-    deltas = []
+    out = []
     for row, (frame, full, count) in enumerate(zip(delta_frames(chunk, rows), full_flags(chunk, rows),
                                                     chunk.delta_sets, strict=True)):
-        deltas.append({"i": index(chunk.delta_event[row]), "f": frame,
-                       "set": {names[e]: where[refs[e] - first] for e in range(at, at + count)},
-                       "del": deleted.get(row, []), "full": bool(full)})
+        event = index(chunk.delta_event[row])
+        if event < kept:
+            sets = ",".join([f"{quoted[names[e]]}:{where[refs[e] - first]}" for e in range(at, at + count)])
+            gone = serialize(deleted[row]) if row in deleted else "[]"
+            out.append(f'{{"i":{event},"f":{frame},"set":{{{sets}}},"del":{gone},"full":{_BOOLS[full]}}}')
         at += count
-    return deltas
+    return ",".join(out)
+
+
+_BOOLS = ("false", "true")
 
 
 def whole_events(chunk: Chunk) -> int:
