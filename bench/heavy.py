@@ -84,8 +84,9 @@ def _pyodide(name: str, entry: str, reps: int) -> dict:
     # A JS stack of 7 MB (within the 8 MB a Linux main thread has): with node's default ~1 MB, Pyodide 314
     # itself dies freeing the 10,000-deep list of nesting_10k, untraced too (CPython 3.14 frees nested lists
     # recursively, in C frames on the JS stack); so would a browser worker's. The figures are the recorder's.
-    done = subprocess.run(["node", "--stack-size=7000", str(BENCH / "heavy.mjs"), json.dumps({"workloads": {name: entry}, "setup": SETUP,
-                           "source": SOURCE, "module": MODULE, "limit": LIMIT, "reps": reps})],
+    request = json.dumps({"workloads": {name: entry}, "setup": SETUP, "source": SOURCE, "module": MODULE,
+                          "limit": LIMIT, "reps": reps})
+    done = subprocess.run(["node", "--stack-size=7000", str(BENCH / "heavy.mjs"), request],
                           cwd=REPO, capture_output=True, text=True, timeout=900)
     if done.returncode != 0:
         fatal = [line for line in done.stderr.splitlines() if "Error" in line]
