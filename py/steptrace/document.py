@@ -13,7 +13,6 @@ import json
 from builtins import (
     KeyboardInterrupt,
     UnicodeEncodeError,
-    bool,
     dict,
     enumerate,
     frozenset,
