@@ -20,6 +20,7 @@ from builtins import (
     map,
     min,
     range,
+    set,
     sorted,
     sum,
     type,
