@@ -93,6 +93,7 @@ _bytes_len = bytes.__len__
 _int_repr, _float_repr, _complex_repr = int.__repr__, float.__repr__, complex.__repr__
 _dict_len, _dict_iter, _dict_values = dict.__len__, dict.__iter__, dict.values
 _list_len, _list_slice = list.__len__, list.__getitem__
+_new_object = object.__new__
 _tuple_len, _tuple_slice = tuple.__len__, tuple.__getitem__
 _set_len, _set_iter = set.__len__, set.__iter__
 _frozenset_len, _frozenset_iter = frozenset.__len__, frozenset.__iter__
@@ -462,6 +463,16 @@ class Snap:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def resized(self, size: int) -> Snap:
+        """This snap but for its `size` (a list grown past its window, `Previewer.grown`); what it shares
+        is never changed after a walk."""
+        snap = _new_object(Snap)
+        snap.kind, snap.tag, snap.size, snap.base, snap.nodes, snap.weight, snap.cyclic = \
+            self.kind, self.tag, size, self.base, self.nodes, self.weight, self.cyclic
+        snap.info, snap.ids, snap.held, snap.kids, snap.text, snap.names = \
+            self.info, self.ids, self.held, self.kids, self.text, self.names
+        return snap
+
 
 class Previewer:
     """Builds previews and their snaps; holds per-type facts and nothing of the program's."""
@@ -569,17 +580,20 @@ class Previewer:
         shown = preview[key]
         if size <= len(shown) or size == snap.size:
             return None
-        window = shown_items(value, cls, self.items_cap)
         ids = snap.ids
-        if len(window) != len(ids) or list(map(id, window)) != ids:
+        window = shown_items(value, cls, self.items_cap)
+        if len(window) != len(ids):
+            return None
+        if len(snap.held) == len(ids):          # exact scalars only (see `SnapCheck._holds`)
+            if not all(map(is_, window, snap.held)):
+                return None
+        elif list(map(id, window)) != ids:
             return None
         for position, kid in snap.kids:
             if not holds(window[position], kid):
                 return None
-        snap_now = Snap(snap.kind, "data", size, snap.base)
-        snap_now.ids, snap_now.held, snap_now.kids = ids, snap.held, snap.kids       # never changed after a walk
-        snap_now.nodes, snap_now.weight = snap.nodes, snap.weight
-        return {"t": preview["t"], "r": preview["r"], "len": size, key: shown, "more": size - len(shown)}, snap_now
+        grown = {"t": preview["t"], "r": preview["r"], "len": size, key: shown, "more": size - len(shown)}
+        return grown, snap.resized(size)
 
     def signature(self, value: object) -> Snap:
         """The signature a preview of `value` would have now."""

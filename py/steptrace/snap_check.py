@@ -14,6 +14,7 @@ from builtins import (
     Exception,
     MemoryError,
     RecursionError,
+    all,
     bytearray,
     bytes,
     dict,
@@ -28,6 +29,7 @@ from builtins import (
     type,
 )
 from itertools import chain, islice
+from operator import is_
 
 from .previews import (
     FIELDS_READ,
@@ -44,6 +46,7 @@ from .previews import (
 _str_len, _str_slice = str.__len__, str.__getitem__
 _dict_len, _dict_values, _dict_items, _dict_iter = dict.__len__, dict.values, dict.items, dict.__iter__
 _list_len, _list_slice = list.__len__, list.__getitem__
+_LIST = id(list)
 _tuple_slice = tuple.__getitem__
 _chain = chain.from_iterable
 _DICT, _LIST = id(dict), id(list)
@@ -57,8 +60,13 @@ class SnapCheck:
 
     def holds(self, value: object, snap: Snap) -> bool:
         """Would `value` preview exactly as when `snap` was taken?"""
-        if snap.tag == "scalar":
+        tag = snap.tag
+        if tag == "scalar":
             return snap.held[0] is value
+        held = snap.held
+        if tag == "data" and snap.kind == _LIST and type(value) is list and len(held) == len(snap.ids):
+            # A long loop's commonest check (an exact list of exact scalars, all of them held): read inline
+            return _list_len(value) == snap.size and all(map(is_, _list_slice(value, slice(0, len(held))), held))
         self.previewer.start_walk()
         try:
             return self._holds(value, snap, 0)
@@ -85,6 +93,8 @@ class SnapCheck:
                 # value), as they do in the dict's items laid flat: one C-level pass reads them all.
                 flat = list(_chain(_dict_items(value))) if len(ids) == 2 * snap.size else \
                     list(islice(_chain(_dict_items(value)), len(ids)))
+                if len(snap.held) == len(ids):   # all exact scalars: as below
+                    return len(flat) == len(ids) and all(map(is_, flat, snap.held))
                 if list(map(id, flat)) != ids:
                     return False
                 for position, kid in snap.kids:     # the ids matched: only the kids' insides are left
@@ -121,6 +131,11 @@ class SnapCheck:
             return self._size_of(value, type(value)) == snap.size
         else:                                   # a cycle: the same id, so the same ancestor
             return True
+        held = snap.held
+        if len(held) == len(ids):   # every item shown an exact scalar, kept alive by the snap: the very
+            # objects, compared by identity in C (~3× less than making their ids; `previews._children`
+            # holds them in the window's order)
+            return len(window) == len(held) and all(map(is_, window, held))
         if list(map(id, window)) != ids:
             return False
         for position, kid in snap.kids:

@@ -186,12 +186,16 @@ def _like(items: list[dict], candidates: list[int], preview: dict) -> dict | Non
             break
     else:
         return None
+    size = len(preview)
     for ref in reversed(candidates):
-        earlier = items[ref]
-        if earlier["t"] == preview["t"] and earlier.keys() == preview.keys() and earlier[key] == shown:
-            like = {name: part for name, part in preview.items() if name == "t" or part != earlier[name]}
-            like["like"] = len(items) - ref
-            return like
+        earlier = items[ref]              # (an entry written as a `like` has fewer keys: passed over)
+        if len(earlier) == size and earlier["t"] == preview["t"] and earlier.keys() == preview.keys():
+            part = earlier[key]
+            if part is shown or part == shown:
+                like = {name: part for name, part in preview.items()
+                        if name == "t" or part is not earlier[name] and part != earlier[name]}
+                like["like"] = len(items) - ref
+                return like
     return None
 
 
