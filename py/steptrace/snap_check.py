@@ -116,12 +116,13 @@ class SnapCheck:
             # The common case read in C: the same keys (the very str objects the preview showed) in the
             # order shown. Else (an order a dataclass's fields set, a key of the program's, a long dict)
             # the fields as the preview reads them.
-            if stored is not None and _dict_len(stored) == snap.size <= FIELDS_READ \
-                    and list(map(id, _dict_iter(stored))) == list(map(id, snap.names)):
+            names = snap.names
+            if stored is not None and _dict_len(stored) == snap.size == len(names) <= FIELDS_READ \
+                    and all(map(is_, _dict_iter(stored), names)):
                 window = list(islice(_dict_values(stored), len(ids)))
             else:
                 pairs = previewer.pairs(value, info)
-                if len(pairs) != snap.size or [label for label, _ in pairs] != snap.names:
+                if len(pairs) != snap.size or [label for label, _ in pairs] != names:
                     return False
                 window = [item for _, item in pairs[:len(ids)]]
         elif tag == "text":           # the length too: the text kept is only the head the preview shows
