@@ -14,18 +14,12 @@ kind of move afterwards, and the page's JS heap. Not a test; part of `make bench
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
+
+from page import write_bench_page
 
 ITERATIONS = 327_933      # ~1,000,200 events (3.05 per iteration)
 PROGRAM = (Path(__file__).parent / "capacity_program.py").read_text(encoding="utf-8")  # bench/capacity.mjs's too
-
-PAGE = '''<!doctype html>
-<meta charset="utf-8">
-<title>A million steps</title>
-<script type="application/json" id="bench-data">__DATA__</script>
-<script type="module" src="./bench-million.mjs"></script>
-'''
 
 # The page's module (a file of its own: the site's Content-Security-Policy allows no inline script).
 SCRIPT = '''import { WorkerClient } from "./assets/js/worker-client.js";
@@ -129,21 +123,8 @@ try {
 
 def prepare(site: Path, iterations: int = ITERATIONS, repeats: int = 3) -> str:
     """Write the capacity program and the bench page into the built `site`; return the page's path."""
-    html = (site / "s08" / "index.html").read_text(encoding="utf-8")
-    lesson = json.loads(re.search(r'<script type="application/json" id="lesson-data">(.*?)</script>', html,
-                                  re.S).group(1))
-    folder = site / "py" / "stepwise_million"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "__init__.py").write_text("", encoding="utf-8")
-    (folder / "capacity.py").write_text(PROGRAM, encoding="utf-8")
-    root = lesson["root"].removeprefix("../") or "."
-    files = [*lesson["files"], "py/stepwise_million/__init__.py", "py/stepwise_million/capacity.py"]
-    options = {"root": root, "files": files, "pythonRoot": lesson.get("pythonRoot", "py"),
-               "pyodide": lesson["pyodide"]}
-    data = json.dumps({"options": options, "iterations": iterations, "repeats": repeats})
-    (site / "bench-million.html").write_text(PAGE.replace("__DATA__", data.replace("</", "<\\/")), encoding="utf-8")
-    (site / "bench-million.mjs").write_text(SCRIPT, encoding="utf-8")
-    return "bench-million.html"
+    return write_bench_page(site, "bench-million", "stepwise_million", {"capacity.py": PROGRAM}, SCRIPT,
+                            {"iterations": iterations, "repeats": repeats})
 
 
 def bench_million(browser, new_page, server, repeats: int = 3) -> dict:

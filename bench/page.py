@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from contextlib import contextmanager
+from pathlib import Path
 
 from common import BENCH
 
@@ -79,3 +81,34 @@ def run_and_wait(page, fn: str) -> dict:
     since = log_length(page)
     region(page, fn).get_by_role("button", name="运行", exact=True).click()
     return click_to_paint(wait_painted(page, fn, since), fn)
+
+
+BENCH_PAGE = '''<!doctype html>
+<meta charset="utf-8">
+<title>__TITLE__</title>
+<script type="application/json" id="bench-data">__DATA__</script>
+<script type="module" src="./__NAME__.mjs"></script>
+'''
+
+
+def write_bench_page(site: Path, name: str, package: str, modules: dict[str, str], script: str, data: dict) -> str:
+    """A page `name`.html in the built `site` whose module (`script`, a file of its own: the site's
+    Content-Security-Policy allows no inline script) reads `data` from #bench-data, with `modules`
+    (file name -> text) in py/`package`/ for the worker, booted with the lesson page's own options
+    (`data["options"]`). Returns the page's path."""
+    html = (site / "s08" / "index.html").read_text(encoding="utf-8")
+    lesson = json.loads(re.search(r'<script type="application/json" id="lesson-data">(.*?)</script>', html,
+                                  re.S).group(1))
+    folder = site / "py" / package
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    for file, text in modules.items():
+        (folder / file).write_text(text, encoding="utf-8")
+    files = [*lesson["files"], *(f"py/{package}/{file}" for file in ("__init__.py", *modules))]
+    options = {"root": lesson["root"].removeprefix("../") or ".", "files": files,
+               "pythonRoot": lesson.get("pythonRoot", "py"), "pyodide": lesson["pyodide"]}
+    text = json.dumps({"options": options, **data}).replace("</", "<\\/")
+    page = BENCH_PAGE.replace("__TITLE__", name).replace("__NAME__", name).replace("__DATA__", text)
+    (site / f"{name}.html").write_text(page, encoding="utf-8")
+    (site / f"{name}.mjs").write_text(script, encoding="utf-8")
+    return f"{name}.html"

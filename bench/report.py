@@ -26,6 +26,7 @@ def markdown(results: dict, rows: list[dict]) -> str:
         lines.append(f"| {r['figure']} | {r['budget']} | {r['measured']} | {ratio} | {met} |")
     lines += network_tables(results.get("network"), headings)
     lines += heavy_table(results.get("heavy"))
+    lines += heavy_page_table(results.get("heavy_page"))
     notes = breakdowns(results)
     if notes:
         lines += ["", "## Notes", ""] + notes
@@ -102,6 +103,27 @@ def heavy_table(heavy: dict | None) -> list[str]:
             lines.append(f"| {name} | {where} | {times} "
                          f"| {kept} | {end} | {r['events_per_s']:,} | {r['bytes_per_event']} "
                          f"| {r['peak_mb']} ({r['untraced_peak_mb']}) |")
+    return lines
+
+
+def heavy_page_table(heavy: dict | None) -> list[str]:
+    """bench/heavy_page.py: each program as a reader's live run in Chromium, on one warm worker."""
+    if not heavy:
+        return []
+    lines = ["", f"### The same programs as live runs in the page (limit {heavy['limit_s']:g} s)", "",
+             "Click → ready to step: record, pack and index in the worker, transfer, revive the replay, "
+             "one paint's queries (bench/heavy_page.py).", "",
+             "| program | click → ready | worker | events (kept) | end |", "|---|---|---|---|---|"]
+    for name, r in heavy.items():
+        if name == "limit_s":
+            continue
+        if "error" in r:
+            lines.append(f"| {name} | — | — | — | the worker {r['error']} |")
+            continue
+        end = r["end"] if r["reason"] is None else f"{r['end']} ({r['reason']})"
+        end += "; end kept" if r["gap"] is None or r["events"] == r["kept"] else "; middle dropped, end kept"
+        lines.append(f"| {name} | {fmt_ms(r['click_to_ready_ms'])} | {fmt_ms(r['worker_ms'])} "
+                     f"| {r['events']:,} ({r['kept']:,}) | {end} |")
     return lines
 
 

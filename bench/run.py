@@ -11,6 +11,7 @@ Sections, in the order they run (each in the module named beside it):
   rerun             browser.py       re-runs on a warm worker
   runaway           browser.py       stopping `while True: pass`, isolated and not
   million           million.py       a 1,000,000-event live run in the page
+  heavy_page        heavy_page.py    heavy.py's programs as live runs in the page, click → ready
   fresh             fresh_worker.py  a fresh interpreter per live run, measured as the alternative
   overhead          overhead.py      the recorder's overhead in Pyodide
   overhead_cpython  overhead.py      the recorder's cost per step on CPython
@@ -38,6 +39,7 @@ import browser
 import capacity
 import fresh_worker
 import heavy
+import heavy_page
 import million
 import network
 import overhead
@@ -50,7 +52,7 @@ from report import markdown
 from server import Server
 from table import table
 
-BROWSER_SECTIONS = ("network", "weight", "navigation", "rerun", "runaway", "million", "fresh")
+BROWSER_SECTIONS = ("network", "weight", "navigation", "rerun", "runaway", "million", "heavy_page", "fresh")
 SECTIONS = ("build", *BROWSER_SECTIONS, "overhead", "overhead_cpython", "tutor", "capacity", "heavy")
 
 
@@ -132,6 +134,9 @@ class Bench:
                 if want("million"):
                     attempt("million", "a 1,000,000-event live run in the page …",
                             lambda: million.bench_million(chrome, new_page, isolated, r(1, 3)))
+                if want("heavy_page"):
+                    attempt("heavy_page", "heavy programs as live runs in the page …",
+                            lambda: heavy_page.bench_heavy_page(chrome, new_page, isolated, r(1, 3)))
                 if want("fresh"):
                     attempt("fresh", "a fresh interpreter per live run …",
                             lambda: fresh_worker.bench_fresh_worker(chrome, isolated, r(1, 2)))
