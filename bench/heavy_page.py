@@ -45,7 +45,8 @@ async function once(worker, entry, fn) {
   replay.stackAt(last);
   replay.localsAt(last);
   await frame();
-  return { click_to_ready_ms: performance.now() - clicked, worker_ms: answer.ms, events: replay.eventCount,
+  return { click_to_ready_ms: performance.now() - clicked, worker_ms: answer.ms, phases: answer.phases,
+           events: replay.eventCount,
            stats: replay.trace.stats, end: replay.trace.end.status, reason: replay.trace.end.reason ?? null,
            gap: replay.gapInfo() };
 }
@@ -108,7 +109,7 @@ def bench_heavy_page(browser, new_page, server, repeats: int = 1) -> dict:
         summary[name] = {"click_to_ready_ms": round(middle["click_to_ready_ms"]),
                          "worker_ms": round(middle["worker_ms"]), "events": middle["events"],
                          "kept": middle["stats"]["kept"], "end": middle["end"], "reason": middle["reason"],
-                         "gap": middle["gap"], "runs": len(runs)}
+                         "gap": middle["gap"], "phases": middle["phases"], "runs": len(runs)}
     return summary
 
 

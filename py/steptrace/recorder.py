@@ -352,9 +352,27 @@ class Recorder:
         return known[1]
 
     def line(self, state: FrameState, frame: FrameType, lineno: int) -> None:
-        """About to run line `lineno`: the line before it may have changed any local."""
+        """About to run line `lineno`: the line before it may have changed any local. Every line comes
+        here: `_event`, `_watched` and `_check`'s gate are inline (a call each less a step, ~10% of a plain
+        loop's step in Pyodide)."""
         state.line = lineno
-        self._looked(state, frame, self._event(LINE, lineno, state.id))
+        index = self.count
+        if index >= self._until:
+            self._next_chunk_if_due(index)
+        chunk = self.table.current
+        chunk.kinds.append(LINE)
+        chunk.lines.append(lineno)
+        chunk.frames.append(state.id)
+        self.count = count = index + 1
+        watch = self.watch
+        if watch is not None:
+            if not count & watch.mask:
+                watch.progress[0] = count
+            if count >= watch.stop_at:
+                watch.stop_here()
+        if not index & TIME_CHECK_MASK or self.stop_reason is not None:
+            self._check(index)
+        self._looked(state, frame, index)
         effect = state.effects.get(lineno)
         # CALM (0) stays calm unless a type met breaks every calm step (2); READS (1), unless any did.
         # Another thread is asked for now (it may end before the next look, which asks `_quiet`).
@@ -387,8 +405,8 @@ class Recorder:
         self._close(state)
         index = self._event(RETURN, state.line, state.id, checked=False)
         preview = None
+        self._looked(state, frame, index)
         try:
-            self._locals(state, frame, index)
             if not unwinding:
                 preview, signature = self.values.preview(yielded(value))
                 ref = self.values.intern(preview, signature)
@@ -495,38 +513,43 @@ class Recorder:
 
     # -- locals ---------------------------------------------------------------------------
     def _looked(self, state: FrameState, frame: FrameType, index: int) -> None:
-        """`_locals`, leaving the chunk whole when it is cut short (`_repair`)."""
+        """Look at every local of the frame, and again while a collection ran during the look: the look's
+        own allocations may set one off, whose finalizers (the program's) run after the look read some
+        names and before it read others (a name read first would show a stale value). Each look again is
+        a delta row of its own at this event (rows fold in order; `_looks_again`). A look cut short leaves
+        the chunk whole (`_repair`). `_collections_seen`'s common case is inline: every step comes here."""
         try:
-            self._locals(state, frame, index)
+            hooks = _gc_callbacks
+            collections = self.collections if hooks and hooks[0] is self.gc_hook else self._collections_seen()
+            if not self.calm_next or collections != self.collections_looked:
+                # (`_next_epoch` inline: every step after a line that may change something comes here)
+                epoch = self.epoch = self.epoch + 1     # (a collection the hook did not hear: it was taken out)
+                self.previewer.era = epoch
+            self.calm_next = False
+            self._look(state, frame, index)
+            after = self.collections if hooks and hooks[0] is self.gc_hook else self._collections_seen()
+            if after != collections:
+                after = self._looks_again(state, frame, index, after)
+            self.collections_looked = after
+            if self.stale_looks is not None:
+                _collector_waiting(self._compare_with_fresh_previews, state, frame, index, after)
         except BaseException:
             self._repair(state)
             raise
 
-    def _locals(self, state: FrameState, frame: FrameType, index: int) -> None:
-        """Look at every local of the frame, and again while a collection ran during the look: the look's
-        own allocations may set one off, whose finalizers (the program's) run after the look read some
-        names and before it read others (a name read first would show a stale value). Each look again is
-        a delta row of its own at this event (rows fold in order). The collector is held off only for a
-        last look after LOOKS_AGAIN interrupted ones (a collector set to run at every allocation): a
-        signal handler of the program's that runs inside a look would see it off."""
-        collections = self._collections_seen()
-        if not self.calm_next or collections != self.collections_looked:
-            # (`_next_epoch` inline: every step after a line that may change something comes here)
-            epoch = self.epoch = self.epoch + 1     # (a collection the hook did not hear: it was taken out)
-            self.previewer.era = epoch
-        self.calm_next = False
-        for _ in range(LOOKS_AGAIN):
+    def _looks_again(self, state: FrameState, frame: FrameType, index: int, collections: int) -> int:
+        """A collection ran during the look: look again until one runs through without any, at most
+        LOOKS_AGAIN looks in all; then a last one with the collector held off (one set to run at every
+        allocation). The collector is held off only then: a signal handler of the program's that runs
+        inside a look would see it off. Returns the collections seen after the last look."""
+        for _ in range(LOOKS_AGAIN - 1):
             self._look(state, frame, index)
             after = self._collections_seen()
             if after == collections:
-                break
+                return after
             collections = after
-        else:
-            _collector_waiting(self._look, state, frame, index)   # collections at every look: a last one
-            after = self._collections_seen()
-        self.collections_looked = after
-        if self.stale_looks is not None:
-            _collector_waiting(self._compare_with_fresh_previews, state, frame, index, after)
+        _collector_waiting(self._look, state, frame, index)
+        return self._collections_seen()
 
     def _collections_seen(self) -> int:
         """Collections begun so far: heard by `on_gc` while it is the collector's first callback; else
@@ -559,7 +582,7 @@ class Recorder:
             state.looked = self.epoch
             more, hidden, _ = self._changed(state, pairs, full, chunk, 0)
             count += more
-        removed = _unbound(state.seen, size - hidden, names)
+        removed = None if len(state.seen) <= size - hidden else _unbound(state.seen, size - hidden, names)
         if full:
             state.serial = self.table.serial
             removed = None
