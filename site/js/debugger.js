@@ -66,6 +66,16 @@ export class Debugger extends EventTarget {
     this.t = (key, values) => i18n.t(key, values);
     this.caseId = fn.cases[0].id;
     this.breakpoints = new Map(); // line -> {condition, hitCount}
+    // What the reader opened in Variables stays open across steps, frames and runs (values-view.js `Opened`);
+    // as in VS Code, what was open inside a container the reader closes is open again when it reopens.
+    this.opened = {
+      paths: new Set(),
+      onToggle: (path, open) => {
+        if (open) this.opened.paths.add(path);
+        else this.opened.paths.delete(path);
+        this.#changed();
+      },
+    };
     this.replay = null; // Replay of the current case's trace
     this.notices = []; // what a followed link could not do, said with the next move
     this.pendingNotices = [];
@@ -266,7 +276,8 @@ export class Debugger extends EventTarget {
   async act(action) {
     if (action === "run" || action === "debug") return this.start(action);
     if (action === "stop") return this.stop();
-    if (!this.replay || !(this.state === "paused" || (REVERSE.has(action) && this.state === "finished"))) return;
+    const ended = this.state === "finished" || this.state === "error";   // error with a replay: raised or stopped
+    if (!this.replay || !(this.state === "paused" || (REVERSE.has(action) && ended))) return;
     this.#afterMove(this.replay[MOVES[action]]());
   }
 
@@ -418,7 +429,9 @@ export class Debugger extends EventTarget {
     const b = this.buttons;
     b.run.disabled = b.debug.disabled = state === "running";
     b.continue.disabled = b.over.disabled = b.into.disabled = b.out.disabled = !paused;
-    b.back.disabled = b.rinto.disabled = b.rcontinue.disabled = !(paused || state === "finished") || !this.replay;
+    // Going back is what a run that raised or was stopped is for ("how did it get here?"): any end with a trace.
+    b.back.disabled = b.rinto.disabled = b.rcontinue.disabled = !(paused || state === "finished" || state === "error")
+      || !this.replay;
     b.stop.disabled = !(state === "running" || paused);
     // A clicked control that just became disabled would drop focus to <body>, and the keys with it:
     // keep focus in the widget.
@@ -470,7 +483,7 @@ export class Debugger extends EventTarget {
       else row.removeAttribute("aria-current");
       row.classList.toggle("done", active > n || (position.finished && this.#functionFinished()));
     });
-    this.#renderVariables(position, last);
+    this.#renderVariables(position, last, position.finished ? this.name : viewed?.function ?? this.name);
     this.#renderStack(stack, position.finished);
     this.#renderOutput(index, position);
   }
@@ -525,7 +538,7 @@ export class Debugger extends EventTarget {
     return best ?? [low, high];
   }
 
-  #renderVariables(position, last) {
+  #renderVariables(position, last, scope) {
     const body = this.#el(".vars-body");
     body.replaceChildren();
     const history = this.#el(".history");
@@ -541,7 +554,7 @@ export class Debugger extends EventTarget {
       const term = el("dt", changed.has(name) && !position.finished ? "changed" : "", name);
       if (term.className) term.append(el("span", "visually-hidden", ` (${this.t("changed")})`));
       const detail = el("dd");
-      detail.append(renderValue(value, this.t));
+      detail.append(renderValue(value, this.t, this.opened, `${scope}:${name}`));
       table.append(term, detail);
       if (pictured(value)) history.append(renderHistory(name, value, budget, this.t, markers));
     }
@@ -550,7 +563,7 @@ export class Debugger extends EventTarget {
       const returned = this.replay.returnAt(event);
       if (returned) {
         table.append(el("dt", "special", `⟵ ${this.t("returned")}`), el("dd"));
-        table.lastChild.append(renderValue(returned, this.t));
+        table.lastChild.append(renderValue(returned, this.t, this.opened, `${scope}:⟵`));
         if (pictured(returned)) history.append(renderHistory(`⟵ ${this.t("returned")}`, returned, budget, this.t, markers));
       }
       const raised = this.replay.exceptionAt(event);
@@ -774,7 +787,14 @@ export class Debugger extends EventTarget {
       f: this.name, case: this.caseId, bp,
       step: !position ? null : position.finished ? "end" : position.stepNumber,
       edited: this.edited,
+      open: [...this.opened.paths].sort(),
     };
+  }
+
+  /** Open these Variables paths (from a link) at the next paint; the ones open now stay. */
+  setOpened(paths) {
+    for (const path of paths) this.opened.paths.add(path);
+    if (this.replay) this.#render(this.replay.position());
   }
 
   /** Say something about how the widget came to be where it is (a link that could not be followed). */

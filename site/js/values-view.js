@@ -20,11 +20,20 @@ export function shortText(value) {
 }
 
 /**
+ * What the reader opened, by path: a variable's (`split_history:groups`), then `/3` for an item,
+ * `/'content'` for a dict entry (its key's short text), `.name` for a field. A container drawn at a path
+ * in the set is drawn open (its items filled at once); opening or closing one tells `onToggle`.
+ * @typedef {{ paths: Set<string>, onToggle: (path: string, open: boolean) => void }} Opened
+ */
+
+/**
  * @param {object} value a Value from the trace
  * @param {(key: string, values?: object) => string} t translation
+ * @param {Opened} [opened] containers the reader opened (kept across steps by the caller)
+ * @param {string} [path] this value's path in `opened`
  * @returns {HTMLElement}
  */
-export function renderValue(value, t) {
+export function renderValue(value, t, opened, path) {
   if (!value || typeof value !== "object") return el("span", "v", String(value));
   if (value.t === "str") return renderString(value, t);
   // Data (items, entries) and objects (fields: an instance's attributes, a dataclass's or named
@@ -36,14 +45,24 @@ export function renderValue(value, t) {
     return node;
   }
   const details = el("details", "v v-container");
+  if (path !== undefined) details.dataset.path = path;
   const summary = el("summary");
   const size = value.len ?? value.fields?.length ?? "?";
   summary.append(el("span", "v-type", `${value.t}[${size}]`), " ", el("span", "v-short", value.r ?? ""));
   details.append(summary);
-  details.addEventListener("toggle", () => {
-    if (!details.open || details.dataset.filled) return;
+  const fill = () => {
+    if (details.dataset.filled) return;
     details.dataset.filled = "1";
-    details.append(renderItems(value, t));
+    details.append(renderItems(value, t, opened, path));
+  };
+  if (opened && path !== undefined && opened.paths.has(path)) {
+    details.open = true;
+    fill();
+  }
+  details.addEventListener("toggle", (event) => {
+    if (event.target !== details) return;
+    if (details.open) fill();
+    if (opened && path !== undefined && details.open !== opened.paths.has(path)) opened.onToggle(path, details.open);
   });
   return details;
 }
@@ -57,24 +76,26 @@ function renderString(value, t) {
   return node;
 }
 
-function renderItems(value, t) {
+function renderItems(value, t, opened, path) {
   const list = el("ul", "v-items");
+  const inner = (step) => (path === undefined ? undefined : path + step);
   if (value.fields) {
     for (const [name, item] of value.fields) {
       const row = el("li");
-      row.append(el("span", "v-key", name), el("span", "v-colon", " = "), renderValue(item, t));
+      row.append(el("span", "v-key", name), el("span", "v-colon", " = "), renderValue(item, t, opened, inner(`.${name}`)));
       list.append(row);
     }
   } else if (value.entries) {
     for (const [key, item] of value.entries ?? []) {
       const row = el("li");
-      row.append(el("span", "v-key", shortText(key)), el("span", "v-colon", ": "), renderValue(item, t));
+      const label = shortText(key);
+      row.append(el("span", "v-key", label), el("span", "v-colon", ": "), renderValue(item, t, opened, inner(`/${label}`)));
       list.append(row);
     }
   } else {
     (value.items ?? []).forEach((item, index) => {
       const row = el("li");
-      row.append(el("span", "v-key", `${index}`), el("span", "v-colon", ": "), renderValue(item, t));
+      row.append(el("span", "v-key", `${index}`), el("span", "v-colon", ": "), renderValue(item, t, opened, inner(`/${index}`)));
       list.append(row);
     });
   }

@@ -1,0 +1,83 @@
+"""What a reader set up stays as they left it (issue 31): containers opened in Variables stay open
+across steps and in the link, and going back works after a run that raised."""
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs
+
+from pages import LONG, ZH, Widget, shared_link
+from playwright.sync_api import expect
+
+PAUSED = re.compile(r"^已暂停 第\d+行$")
+
+
+def _summary(widget: Widget, path: str):
+    """The summary of the container at `path` in Variables (values-view.js `Opened` paths)."""
+    return widget.variables.locator(f'details[data-path="{path}"] > summary')
+
+
+def _open_paths(widget: Widget) -> list[str]:
+    return widget.variables.evaluate("body => [...body.querySelectorAll('details[open]')].map(d => d.dataset.path)")
+
+
+def _visible_open(widget: Widget) -> list[str]:
+    """Open containers the reader can see (not inside a closed one)."""
+    return widget.variables.evaluate("""body => [...body.querySelectorAll('details[open]')]
+        .filter(d => !d.parentElement.closest('details:not([open])')).map(d => d.dataset.path)""")
+
+
+def test_opened_values_stay_open_across_steps_and_in_the_link(lesson, open_page):
+    widget = Widget(lesson.page, "split_history")
+    widget.reset("normal")
+    widget.bp(48).click()
+    widget.press("debug")
+    widget.expect_paused(48)
+    _summary(widget, "split_history:messages").click()
+    _summary(widget, "split_history:messages/0").click()
+    assert _open_paths(widget) == ["split_history:messages", "split_history:messages/0"]
+    widget.press("over")
+    expect(widget.status).not_to_have_text("已暂停 第48行")
+    # A move paints Variables anew: what the reader opened is open again, its items shown.
+    assert _open_paths(widget) == ["split_history:messages", "split_history:messages/0"]
+    expect(widget.variables.locator('details[data-path="split_history:messages/0"] .v-key').first).to_be_visible()
+    widget.press("back")
+    assert _open_paths(widget) == ["split_history:messages", "split_history:messages/0"]
+    link = shared_link(lesson.page).removeprefix("#")
+    assert parse_qs(link)["open"] == ["split_history:messages", "split_history:messages/0"]
+
+    restored = Widget(open_page(link).page, "split_history")
+    restored.expect_paused(48)
+    assert _open_paths(restored) == ["split_history:messages", "split_history:messages/0"]
+    # Closed, a container stays closed at the next step; what was open inside it opens with it again
+    # (as VS Code's Variables do).
+    _summary(widget, "split_history:messages").click()
+    widget.press("over")
+    assert _visible_open(widget) == []
+    _summary(widget, "split_history:messages").click()
+    assert _visible_open(widget) == ["split_history:messages", "split_history:messages/0"]
+    _summary(widget, "split_history:messages/0").click()
+    _summary(widget, "split_history:messages").click()
+    assert "open=" not in shared_link(lesson.page)
+
+
+def test_going_back_works_after_a_run_that_raised(lesson):
+    page = lesson.page
+    widget = Widget(page, "split_history")
+    widget.reset("normal")
+    widget.root.get_by_role("button", name="修改输入", exact=True).click()
+    entry = widget.root.get_by_role("textbox", name="调用入口", exact=True)
+    entry.fill("parts = split_history(messages, keep_recent=1)\nraise ValueError('after the call')\n")
+    try:
+        widget.press("run")
+        expect(widget.status).to_have_text(ZH["error"], timeout=LONG)
+        for action in ("back", "rinto", "rcontinue"):
+            expect(widget.button(action)).to_be_enabled()
+        widget.press("back")      # the last step of the shown function
+        expect(widget.status).to_have_text(PAUSED)
+        widget.press("continue")  # on to the end again: the error is said once more
+        expect(widget.status).to_have_text(ZH["error"])
+        widget.button("back").focus()
+        page.keyboard.press("Shift+F10")
+        expect(widget.status).to_have_text(PAUSED)
+    finally:
+        widget.root.get_by_role("button", name="恢复", exact=True).click()
