@@ -38,6 +38,7 @@ import pyodide_files
 
 REPO = Path(__file__).resolve().parent
 sys.path.insert(0, str(REPO / "py"))
+from steptrace.capture import OUTPUT_CAP  # noqa: E402
 from stepwise import scenario as scenarios  # noqa: E402
 from stepwise import targets  # noqa: E402
 
@@ -251,6 +252,7 @@ def page_data(lesson: Lesson, root: str, pyodide: str) -> dict:
                          if (spec.name, case) in lesson.traces},
         }
     return {"lesson": lesson.slug, "source": data.source, "module": data.module, "history": data.history,
+            "outputCap": OUTPUT_CAP,
             "root": root, "files": worker_files(data.source), "pythonRoot": data.python_root,
             "pyodide": f"pyodide/{pyodide}/",
             "functions": functions, "spans": lesson.spans}

@@ -472,7 +472,7 @@ export class Debugger extends EventTarget {
     const mainLine = own?.line ?? null;
     // Timeline.
     this.slider.value = String(position.finished ? replay.totalStops + 1 : position.stepNumber);
-    this.stepCount.textContent = this.t("step_of", { step: position.stepNumber, total: replay.totalStops });
+    this.stepCount.textContent = this.t("step_of", { step: count(position.stepNumber), total: count(replay.totalStops) });
     // Diagram stages: the stage the shown function is in.
     const stageRows = [...this.#all(".stages li")];
     let active = -1;
@@ -668,8 +668,11 @@ export class Debugger extends EventTarget {
       if (faults.length) lines.push(this.t("recorder_faults", { n: faults.length, first: faults[0] }));
       if (end.status === "failed") lines.push(this.t("recorder_failed"));
       if (end.status === "stopped") {
-        lines.push(this.t("stopped_after", { n: count(this.trace.stats.events), reason: this.t(`reason_${end.reason}`) }));
+        // Steps as the timeline counts them (the stops a reader can go to), events as the trace does.
+        lines.push(this.t("stopped_after", { n: count(this.replay.totalStops), events: count(this.trace.stats.events),
+          reason: this.t(`reason_${end.reason}`) }));
       }
+      if (this.trace.stats?.stdout_truncated) lines.push(this.t("output_cut", { n: count(this.lesson.outputCap) }));
       if (end.exception) {
         // Where it came from: the shown file's line, or a line of the case's setup or entry code.
         const { file, line } = end.exception;
@@ -680,7 +683,8 @@ export class Debugger extends EventTarget {
         const raised = this.#functionException();
         if (raised) lines.push(`${raised.type}: ${raised.message} (${this.t("line", { line: raised.line })})`);
       }
-      if (end.status === "returned" && this.fn.afterRun) lines.push(this.fn.afterRun[this.i18n.lang]);
+      // The author's words on what the case's entry checks hold for the author's entry only.
+      if (end.status === "returned" && this.fn.afterRun && this.#isAuthorsCase()) lines.push(this.fn.afterRun[this.i18n.lang]);
     }
     error.textContent = lines.join("\n");
     error.hidden = !lines.length;

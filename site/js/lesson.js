@@ -51,7 +51,9 @@ for (const root of /** @type {NodeListOf<HTMLElement>} */ (document.querySelecto
 // input in it), and the reader should see the result first. Several changes in a row write once.
 let linkPending = null;
 let linkSettled = Promise.resolve();
+let linked = null;   // the widget the link is about: the last one the reader changed
 function linkLater(widget) {
+  linked = widget;
   if (linkPending) {
     linkPending.widget = widget;
     return;
@@ -138,6 +140,14 @@ langButton.addEventListener("click", () => {
   const lang = i18n.lang === "zh" ? "en" : "zh";
   rememberLang(lang);
   i18n.set(lang);
+  // The link says the language too: rewritten with it, or (no widget touched yet) given it alone.
+  if (linked) linkLater(linked);
+  else {
+    const params = new URLSearchParams(location.hash.slice(1));
+    if (lang === "zh") params.delete("lang");
+    else params.set("lang", lang);
+    history.replaceState(null, "", params.size ? `#${params}` : location.pathname + location.search);
+  }
 });
 i18n.set(initialLang());
 restoreFromHash();

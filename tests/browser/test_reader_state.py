@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs
 
-from pages import LONG, ZH, Widget, shared_link
+from pages import EN, LONG, ZH, Widget, shared_link
 from playwright.sync_api import expect
 
 PAUSED = re.compile(r"^已暂停 第\d+行$")
@@ -81,3 +81,59 @@ def test_going_back_works_after_a_run_that_raised(lesson):
         expect(widget.status).to_have_text(PAUSED)
     finally:
         widget.root.get_by_role("button", name="恢复", exact=True).click()
+
+
+def _edit_entry(widget: Widget, code: str) -> None:
+    widget.root.get_by_role("button", name="修改输入", exact=True).click()
+    widget.root.get_by_role("textbox", name="调用入口", exact=True).fill(code)
+
+
+def _restore(widget: Widget) -> None:
+    widget.root.get_by_role("button", name="恢复", exact=True).click()
+
+
+def test_the_language_a_reader_switches_to_is_kept_in_the_link(open_page):
+    page = open_page().page
+    page.locator("#lang-switch").click()
+    expect(page.locator("html")).to_have_attribute("data-lang", "en")
+    assert parse_qs(shared_link(page).removeprefix("#")).get("lang") == ["en"]
+    widget = Widget(page, "split_history", words=EN)
+    widget.press("run")
+    widget.expect_finished()
+    page.wait_for_function("() => location.hash.includes('step=end')")
+    assert parse_qs(shared_link(page).removeprefix("#"))["lang"] == ["en"]
+    page.locator("#lang-switch").click()
+    expect(page.locator("html")).to_have_attribute("data-lang", "zh")
+    page.wait_for_function("() => !location.hash.includes('lang=')")
+
+
+def test_an_edited_input_gets_no_author_words_and_is_told_what_was_cut(lesson):
+    widget = Widget(lesson.page, "split_history")
+    widget.reset("normal")
+    widget.press("run")
+    widget.expect_finished()
+    expect(widget.error_message).to_contain_text("入口最后检查")      # the author's entry: their words
+    _edit_entry(widget, "parts = split_history(messages, keep_recent=1)\nprint('y' * 1_500_000)\nprint('END')\n")
+    try:
+        widget.press("run")
+        widget.expect_finished()
+        expect(widget.error_message).not_to_contain_text("入口最后检查")
+        expect(widget.error_message).to_contain_text("输出超过 1,000,000 个字符")
+    finally:
+        _restore(widget)
+
+
+def test_a_stopped_run_counts_its_steps_as_the_timeline_does(lesson):
+    widget = Widget(lesson.page, "split_history")
+    widget.reset("normal")
+    _edit_entry(widget, "while True:\n    split_history(messages, keep_recent=1)\n")
+    try:
+        widget.press("run")
+        expect(widget.error_message).to_contain_text("步后停止", timeout=LONG)
+        said = re.search(r"已在 ([\d,]+) 步后停止", widget.error_message.text_content()).group(1)
+        widget.press("back")
+        expect(widget.status).to_have_text(PAUSED)
+        total = re.search(r"/ ([\d,]+) 步", widget.root.locator(".step-count").text_content()).group(1)
+        assert said == total
+    finally:
+        _restore(widget)
