@@ -137,3 +137,17 @@ def test_a_stopped_run_counts_its_steps_as_the_timeline_does(lesson):
         assert said == total
     finally:
         _restore(widget)
+
+
+def test_the_boot_bar_covers_no_widget_a_link_lands_on(open_page):
+    page = open_page("f=prepare_context&case=fit").page
+    widget = Widget(page, "prepare_context")
+    expect(widget.picker).to_have_value("fit")
+    page.wait_for_function("() => window.scrollY > 0")     # the link scrolled its widget to the top
+    # As while Python boots (here it may be ready already: a warm cache boots in under a second).
+    page.evaluate("() => { document.querySelector('.boot').dataset.state = ''; }")
+    bar = page.locator(".boot").bounding_box()
+    for part in (widget.root.locator(".dbg-title"), widget.picker):
+        box = part.bounding_box()     # (both relative to the viewport)
+        apart = box["y"] >= bar["y"] + bar["height"] or box["y"] + box["height"] <= bar["y"]
+        assert apart, f"the boot bar {bar} covers {box}"
