@@ -30,7 +30,6 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
-from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES
 
@@ -39,8 +38,8 @@ import pyodide_files
 REPO = Path(__file__).resolve().parent
 sys.path.insert(0, str(REPO / "py"))
 from steptrace.capture import OUTPUT_CAP  # noqa: E402
+from stepwise import code_colors, targets  # noqa: E402
 from stepwise import scenario as scenarios  # noqa: E402
-from stepwise import targets  # noqa: E402
 
 SITE = REPO / "site"
 # Python the worker needs besides the shown sources: the recorder (not its author-side CLI).
@@ -401,8 +400,10 @@ def case_problem(data: scenarios.Scenarios, answer: dict) -> str | None:
 
 
 def pygments_css() -> str:
-    light = HtmlFormatter(style="default").get_style_defs(".code")
-    dark = HtmlFormatter(style="github-dark").get_style_defs(".code")
+    """The code's token colours, AA on every background a code line has (stepwise.code_colors)."""
+    backgrounds = code_colors.theme_backgrounds((SITE / "css" / "site.css").read_text(encoding="utf-8"))
+    light = code_colors.readable_css("default", ".code", backgrounds["light"], "#000000")
+    dark = code_colors.readable_css("github-dark", ".code", backgrounds["dark"], "#ffffff")
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
 
 

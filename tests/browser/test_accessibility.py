@@ -1,0 +1,45 @@
+"""axe-core (node_modules, pinned) over the lesson page as readers meet it: paused, finished, editing an
+input, in both themes, both languages and at phone width. Every WCAG 2.2 A/AA rule and axe's best
+practices must pass (contrast on the paused line, 24 px touch targets, landmarks named uniquely, …)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from pages import EN, LONG, Widget
+from playwright.sync_api import expect
+
+AXE = (Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+RUN = """async (tags) => {
+  const result = await axe.run(document, { resultTypes: ["violations"], runOnly: { type: "tag", values: tags } });
+  return result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.help}; first at ${v.nodes[0].target.join(" ")}`
+    + `: ${v.nodes[0].failureSummary.split("\\n").slice(1, 2).join("")}`);
+}"""
+
+
+def _violations(page) -> list[str]:
+    page.evaluate(AXE)          # through the DevTools protocol: the page's CSP allows no injected script
+    return page.evaluate(RUN, TAGS)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_paused_page_passes_axe(open_page, scheme):
+    page = open_page("f=split_history&case=normal&bp=48&step=3", color_scheme=scheme).page
+    expect(Widget(page, "split_history").status).to_have_text("已暂停 第40行", timeout=LONG)
+    assert _violations(page) == []
+
+
+def test_a_finished_english_page_with_an_open_editor_passes_axe(open_page):
+    page = open_page("f=trim_results&case=old&step=end&lang=en", color_scheme="dark").page
+    widget = Widget(page, "trim_results", words=EN)
+    widget.expect_finished()
+    widget.root.get_by_role("button", name="Edit input", exact=True).click()
+    assert _violations(page) == []
+
+
+def test_the_phone_layout_passes_axe(open_page):
+    page = open_page("f=prepare_context&case=fit&step=2", viewport={"width": 375, "height": 812}).page
+    expect(Widget(page, "prepare_context").status).to_have_text(re.compile("^已暂停"), timeout=LONG)
+    assert _violations(page) == []
