@@ -66,6 +66,7 @@ export class Debugger extends EventTarget {
     this.t = (key, values) => i18n.t(key, values);
     this.caseId = fn.cases[0].id;
     this.breakpoints = new Map(); // line -> {condition, hitCount}
+    this.toolbarFocus = null; // the toolbar's control Tab comes back to (`#rove`)
     // What the reader opened in Variables stays open across steps, frames and runs (values-view.js `Opened`);
     // as in VS Code, what was open inside a container the reader closes is open again when it reopens.
     this.opened = {
@@ -128,6 +129,7 @@ export class Debugger extends EventTarget {
       this.#afterMove({ reason: "step" });
     });
     this.root.addEventListener("keydown", (event) => this.#key(event));
+    this.#bindToolbarKeys();
     const keysToggle = this.#el(".keys-toggle");
     keysToggle.addEventListener("click", () => {
       const help = this.#el(".keys-help");
@@ -156,6 +158,38 @@ export class Debugger extends EventTarget {
     if (!action) return;
     event.preventDefault();
     if (!this.buttons[action].disabled) this.act(action);
+  }
+
+  /**
+   * The toolbar is one Tab stop (WAI-ARIA toolbar pattern): arrows, Home and End move among its enabled
+   * controls; Tab leaves it. The control last focused is the one Tab comes back to (`#rove`).
+   */
+  #bindToolbarKeys() {
+    const bar = this.#el(".toolbar");
+    const controls = () => /** @type {HTMLButtonElement[]} */ ([...bar.querySelectorAll("button")]).filter((b) => !b.disabled);
+    bar.addEventListener("focusin", (event) => {
+      if (event.target instanceof HTMLButtonElement) {
+        this.toolbarFocus = event.target;
+        this.#rove();
+      }
+    });
+    bar.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+      const list = controls();
+      const at = list.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+      if (at < 0 || (!step && event.key !== "Home" && event.key !== "End")) return;
+      event.preventDefault();
+      const next = event.key === "Home" ? 0 : event.key === "End" ? list.length - 1 : (at + step + list.length) % list.length;
+      list[next].focus();
+    });
+  }
+
+  /** One control of the toolbar takes Tab: the one last focused while it is enabled, else the first enabled. */
+  #rove() {
+    const all = /** @type {HTMLButtonElement[]} */ ([...this.#all(".toolbar button")]);
+    const enabled = all.filter((b) => !b.disabled);
+    const current = enabled.includes(this.toolbarFocus) ? this.toolbarFocus : enabled[0];
+    for (const button of all) button.tabIndex = button === current ? 0 : -1;
   }
 
   #fillHelpers() {
@@ -439,6 +473,7 @@ export class Debugger extends EventTarget {
       this.root.focus({ preventScroll: true });
     }
     this.root.classList.toggle("is-running", state === "running");
+    this.#rove();
   }
 
   #clearPanels() {

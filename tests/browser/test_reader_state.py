@@ -58,7 +58,8 @@ def test_opened_values_stay_open_across_steps_and_in_the_link(lesson, open_page)
     _summary(widget, "split_history:messages/0").click()
     _summary(widget, "split_history:messages").click()
     # (a details element tells of its toggle in a task of its own: the link follows it)
-    lesson.page.wait_for_function("async () => { await stepwise.linkSettled(); return !location.hash.includes('open='); }")
+    lesson.page.wait_for_function(
+        "async () => { await stepwise.linkSettled(); return !location.hash.includes('open='); }")
 
 
 def test_going_back_works_after_a_run_that_raised(lesson):
@@ -164,3 +165,52 @@ def test_each_panel_is_a_landmark_named_for_its_widget(lesson):
     for function in ("split_history", "trim_results", "prepare_context"):
         for word in ("断点", "图示", "变量", "调用栈", "输出", "文件"):
             expect(page.get_by_role("region", name=f"{word} · {function}", exact=True)).to_have_count(1)
+
+
+def test_the_toolbar_is_one_tab_stop_walked_with_arrows(lesson):
+    page = lesson.page
+    widget = Widget(page, "split_history")
+    widget.reset("normal")
+    stops = "root => [...root.querySelectorAll('.toolbar button')].filter(b => !b.tabIndex).map(b => b.textContent)"
+    assert widget.root.evaluate(stops) == ["运行"]
+    widget.button("run").focus()
+    page.keyboard.press("ArrowRight")
+    expect(widget.button("debug")).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")                 # wraps to the last enabled control: the keys help
+    expect(widget.root.locator(".keys-toggle")).to_be_focused()
+    page.keyboard.press("Home")
+    expect(widget.button("run")).to_be_focused()
+    widget.bp(48).click()
+    widget.press("debug")
+    widget.expect_paused(48)
+    widget.button("over").focus()
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")                 # disabled controls are passed over: Stop is enabled now
+    expect(widget.button("stop")).to_be_focused()
+    assert widget.root.evaluate(stops) == ["停止"]   # Tab comes back to where the reader was
+    page.keyboard.press("Shift+Tab")
+    expect(widget.button("stop")).not_to_be_focused()
+    page.keyboard.press("Tab")
+    expect(widget.button("stop")).to_be_focused()
+
+
+def test_the_hit_count_box_shows_its_whole_placeholder(lesson):
+    widget = Widget(lesson.page, "split_history")
+    widget.reset("normal")
+    widget.bp(46).click()
+    room = widget.hit_count(46).evaluate("""input => {
+        const style = getComputedStyle(input);
+        const probe = document.createElement("span");
+        probe.style.font = style.font;
+        probe.style.whiteSpace = "pre";
+        probe.textContent = input.placeholder;
+        document.body.append(probe);
+        const text = probe.getBoundingClientRect().width;
+        probe.remove();
+        const inside = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return { text, inside, placeholder: input.placeholder };
+    }""")
+    assert room["placeholder"] == "第几次"
+    assert room["text"] + 16 <= room["inside"], room       # 16 px: the number box's spin buttons
+    widget.bp(46).click()
