@@ -43,3 +43,15 @@ def test_the_phone_layout_passes_axe(open_page):
     page = open_page("f=prepare_context&case=fit&step=2", viewport={"width": 375, "height": 812}).page
     expect(Widget(page, "prepare_context").status).to_have_text(re.compile("^已暂停"), timeout=LONG)
     assert _violations(page) == []
+
+
+def test_the_first_tab_offers_a_skip_to_the_first_debugger(open_page):
+    page = open_page().page
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("link", name="跳到第一个调试器", exact=True)
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()
+    page.keyboard.press("Enter")
+    expect(page.locator("section.debugger").first).to_be_focused()
+    page.locator("#lang-switch").click()
+    expect(page.get_by_role("link", name="Skip to the first debugger", exact=True)).to_have_count(1)
