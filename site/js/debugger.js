@@ -446,6 +446,9 @@ export class Debugger extends EventTarget {
       this.#setState("paused", position.line);
     }
     this.#render(position);
+    // What a screen reader hears at each move: the state and the step, so that a move to another stop on
+    // the same line is heard too (the status alone would read the same).
+    this.#el(".announce").textContent = `${this.status.textContent} · ${this.stepCount.textContent}`;
     this.#changed();
     this.dispatchEvent(new CustomEvent("moved", { detail: { move, position } }));
   }
@@ -458,6 +461,7 @@ export class Debugger extends EventTarget {
     }[state];
     this.status.textContent = text;
     this.status.dataset.state = state;
+    if (state === "running" || state === "idle") this.#el(".announce").textContent = text;
     this.statusLine = line;
     const paused = state === "paused";
     const b = this.buttons;

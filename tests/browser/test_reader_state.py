@@ -214,3 +214,20 @@ def test_the_hit_count_box_shows_its_whole_placeholder(lesson):
     assert room["placeholder"] == "第几次"
     assert room["text"] + 16 <= room["inside"], room       # 16 px: the number box's spin buttons
     widget.bp(46).click()
+
+
+def test_a_screen_reader_hears_each_move_even_on_the_same_line(lesson):
+    widget = Widget(lesson.page, "split_history")
+    widget.reset("normal")
+    widget.bp(48).click()
+    widget.press("debug")
+    widget.expect_paused(48)
+    announce = widget.root.locator(".announce")
+    expect(announce).to_have_attribute("aria-live", "polite")
+    assert widget.status.get_attribute("aria-live") == "off"     # said once, by the announcer
+    heard = [announce.text_content()]
+    for _ in range(3):
+        widget.press("into")
+        heard.append(announce.text_content())
+    assert all(text.startswith(("已暂停", "已完成")) and "步" in text for text in heard), heard
+    assert len(set(heard)) == len(heard), heard     # no two moves read alike
