@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from heavy import WORKLOADS
-from page import write_bench_page
+from page import bench_page_result, run_standalone, write_bench_page
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "py"))
 from steptrace.limits import Limits  # noqa: E402 - the page's own limits, from the one definition
@@ -88,17 +88,7 @@ def prepare(site: Path, repeats: int) -> str:
 
 def bench_heavy_page(browser, new_page, server, repeats: int = 1) -> dict:
     """Per program: the median click → ready over `repeats` runs on one warm worker, with what ran."""
-    path = prepare(server.out, repeats)
-    context, page, errors = new_page(browser)
-    page.goto(f"{server.origin}/{path}")
-    try:
-        page.wait_for_function("() => window.__heavy", timeout=600_000, polling=200)
-    except Exception as error:  # noqa: BLE001 - say what the page said, then fail the section
-        raise RuntimeError(f"bench-heavy.html did not finish; page errors {errors[:5]}") from error
-    result = page.evaluate("() => window.__heavy")
-    context.close()
-    if "error" in result:
-        raise RuntimeError(f"bench-heavy.html: {result['error']}; page errors {errors[:3]}")
+    result = bench_page_result(browser, new_page, server, prepare(server.out, repeats), "__heavy", 600_000)
     summary = {"limit_s": Limits().seconds}
     for name, runs in result.items():
         if runs[0].get("error"):
@@ -114,15 +104,4 @@ def bench_heavy_page(browser, new_page, server, repeats: int = 1) -> dict:
 
 
 if __name__ == "__main__":
-    import json
-    import tempfile
-
-    from page import chromium, new_page
-    from server import Server
-    server = Server(Path(tempfile.mkdtemp(prefix="stepwise-heavy-")) / "site", isolation=True)
-    try:
-        with chromium() as browser:
-            print(json.dumps(bench_heavy_page(browser, new_page, server, int(sys.argv[1]) if sys.argv[1:] else 1),
-                             indent=1))
-    finally:
-        server.close()
+    run_standalone(bench_heavy_page, "stepwise-heavy-")

@@ -13,10 +13,9 @@ kind of move afterwards, and the page's JS heap. Not a test; part of `make bench
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from page import write_bench_page
+from page import bench_page_result, run_standalone, write_bench_page
 
 ITERATIONS = 327_933      # ~1,000,200 events (3.05 per iteration)
 PROGRAM = (Path(__file__).parent / "capacity_program.py").read_text(encoding="utf-8")  # bench/capacity.mjs's too
@@ -128,31 +127,10 @@ def prepare(site: Path, iterations: int = ITERATIONS, repeats: int = 3) -> str:
 
 
 def bench_million(browser, new_page, server, repeats: int = 3) -> dict:
-    path = prepare(server.out, repeats=repeats)
-    context, page, errors = new_page(browser)
-    page.goto(f"{server.origin}/{path}")
-    try:
-        page.wait_for_function("() => window.__million", timeout=300_000, polling=200)
-    except Exception as error:  # noqa: BLE001 - say what the page said, then fail the section
-        raise RuntimeError(f"bench-million.html did not finish; page errors {errors[:5]}") from error
-    result = page.evaluate("() => window.__million")
-    context.close()
-    if "error" in result:
-        raise RuntimeError(f"bench-million.html: {result['error']}; page errors {errors[:3]}")
+    result = bench_page_result(browser, new_page, server, prepare(server.out, repeats=repeats), "__million", 300_000)
     result["iterations"] = ITERATIONS
     return result
 
 
 if __name__ == "__main__":
-    import sys
-    import tempfile
-    sys.path.insert(0, str(Path(__file__).parent))
-    from page import chromium, new_page
-    from server import Server
-    server = Server(Path(tempfile.mkdtemp(prefix="stepwise-million-")) / "site", isolation=True)
-    try:
-        with chromium() as browser:
-            print(json.dumps(bench_million(browser, new_page, server, int(sys.argv[1]) if sys.argv[1:] else 1),
-                             indent=1))
-    finally:
-        server.close()
+    run_standalone(bench_million, "stepwise-million-")

@@ -112,3 +112,34 @@ def write_bench_page(site: Path, name: str, package: str, modules: dict[str, str
     (site / f"{name}.html").write_text(page, encoding="utf-8")
     (site / f"{name}.mjs").write_text(script, encoding="utf-8")
     return f"{name}.html"
+
+
+def bench_page_result(browser, new_page, server, path: str, answer: str, timeout_ms: int) -> dict:
+    """Open the bench page at `path` and wait for what it leaves in `window[answer]`; its error, or one of
+    the page's own, fails the section with what the page said."""
+    context, page, errors = new_page(browser)
+    page.goto(f"{server.origin}/{path}")
+    try:
+        page.wait_for_function(f"() => window.{answer}", timeout=timeout_ms, polling=200)
+    except Exception as error:  # noqa: BLE001 - say what the page said, then fail the section
+        raise RuntimeError(f"{path} did not finish; page errors {errors[:5]}") from error
+    result = page.evaluate(f"() => window.{answer}")
+    context.close()
+    if "error" in result:
+        raise RuntimeError(f"{path}: {result['error']}; page errors {errors[:3]}")
+    return result
+
+
+def run_standalone(bench, prefix: str) -> None:
+    """`python bench/<section>.py [repeats]`: build and serve the site, run `bench(browser, new_page,
+    server, repeats)` in Chromium, print its figures."""
+    import sys
+    import tempfile
+
+    from server import Server
+    server = Server(Path(tempfile.mkdtemp(prefix=prefix)) / "site", isolation=True)
+    try:
+        with chromium() as browser:
+            print(json.dumps(bench(browser, new_page, server, int(sys.argv[1]) if sys.argv[1:] else 1), indent=1))
+    finally:
+        server.close()

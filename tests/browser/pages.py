@@ -90,6 +90,13 @@ class Widget:
     def press(self, action: str) -> None:
         self.button(action).click()
 
+    def pause_at(self, case: str, line: int) -> None:
+        """A clean `case`, a breakpoint on `line`, Debug: paused there."""
+        self.reset(case)
+        self.bp(line).click()
+        self.press("debug")
+        self.expect_paused(line)
+
     def expect_paused(self, line: int) -> None:
         text = paused_zh(line) if self.words is ZH else paused_en(line)
         expect(self.status).to_have_text(text, timeout=LONG)

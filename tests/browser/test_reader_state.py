@@ -28,10 +28,7 @@ def _visible_open(widget: Widget) -> list[str]:
 
 def test_opened_values_stay_open_across_steps_and_in_the_link(lesson, open_page):
     widget = Widget(lesson.page, "split_history")
-    widget.reset("normal")
-    widget.bp(48).click()
-    widget.press("debug")
-    widget.expect_paused(48)
+    widget.pause_at("normal", 48)
     _summary(widget, "split_history:messages").click()
     _summary(widget, "split_history:messages/0").click()
     assert _open_paths(widget) == ["split_history:messages", "split_history:messages/0"]
@@ -66,9 +63,7 @@ def test_going_back_works_after_a_run_that_raised(lesson):
     page = lesson.page
     widget = Widget(page, "split_history")
     widget.reset("normal")
-    widget.root.get_by_role("button", name="修改输入", exact=True).click()
-    entry = widget.root.get_by_role("textbox", name="调用入口", exact=True)
-    entry.fill("parts = split_history(messages, keep_recent=1)\nraise ValueError('after the call')\n")
+    _edit_entry(widget, "parts = split_history(messages, keep_recent=1)\nraise ValueError('after the call')\n")
     try:
         widget.press("run")
         expect(widget.status).to_have_text(ZH["error"], timeout=LONG)
@@ -82,7 +77,7 @@ def test_going_back_works_after_a_run_that_raised(lesson):
         page.keyboard.press("Shift+F10")
         expect(widget.status).to_have_text(PAUSED)
     finally:
-        widget.root.get_by_role("button", name="恢复", exact=True).click()
+        _restore(widget)
 
 
 def _edit_entry(widget: Widget, code: str) -> None:
@@ -218,10 +213,7 @@ def test_the_hit_count_box_shows_its_whole_placeholder(lesson):
 
 def test_a_screen_reader_hears_each_move_even_on_the_same_line(lesson):
     widget = Widget(lesson.page, "split_history")
-    widget.reset("normal")
-    widget.bp(48).click()
-    widget.press("debug")
-    widget.expect_paused(48)
+    widget.pause_at("normal", 48)
     announce = widget.root.locator(".announce")
     expect(announce).to_have_attribute("aria-live", "polite")
     assert widget.status.get_attribute("aria-live") == "off"     # said once, by the announcer
