@@ -8,7 +8,7 @@ import { parseCondition } from "./conditions.js";
 import { Replay } from "./replay.js";
 import { highlightPython } from "./python-highlight.js";
 import { renderValue, shortText } from "./values-view.js";
-import { isHistory, renderHistory } from "./history-picture.js";
+import { historyBytes, isHistory, renderHistory } from "./history-picture.js";
 import { count } from "./i18n.js";
 
 const MOVES = {
@@ -589,21 +589,23 @@ export class Debugger extends EventTarget {
     const budget = this.#budget(vars);
     const pictured = (value) => this.lesson.history && isHistory(value);
     const markers = this.lesson.history ?? {};
+    const event = position.finished ? null : position.index;
+    const returned = event == null ? null : this.replay.returnAt(event);
+    // One scale for the pictures drawn together: widths compare across them.
+    const widest = Math.max(0, ...[...vars.values(), returned].filter(pictured).map(historyBytes));
     for (const [name, value] of vars) {
       const term = el("dt", changed.has(name) && !position.finished ? "changed" : "", name);
       if (term.className) term.append(el("span", "visually-hidden", ` (${this.t("changed")})`));
       const detail = el("dd");
       detail.append(renderValue(value, this.t, this.opened, `${scope}:${name}`));
       table.append(term, detail);
-      if (pictured(value)) history.append(renderHistory(name, value, budget, this.t, markers));
+      if (pictured(value)) history.append(renderHistory(name, value, budget, this.t, markers, widest));
     }
-    const event = position.finished ? null : position.index;
     if (event != null) {
-      const returned = this.replay.returnAt(event);
       if (returned) {
         table.append(el("dt", "special", `⟵ ${this.t("returned")}`), el("dd"));
         table.lastChild.append(renderValue(returned, this.t, this.opened, `${scope}:⟵`));
-        if (pictured(returned)) history.append(renderHistory(`⟵ ${this.t("returned")}`, returned, budget, this.t, markers));
+        if (pictured(returned)) history.append(renderHistory(`⟵ ${this.t("returned")}`, returned, budget, this.t, markers, widest));
       }
       const raised = this.replay.exceptionAt(event);
       if (raised) {

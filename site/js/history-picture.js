@@ -71,20 +71,27 @@ export function messageKind(message, markers = {}) {
   return ["text", role];
 }
 
+/** Estimated bytes of a history's messages (what its picture's width stands for). */
+export function historyBytes(value) {
+  return value.items.reduce((sum, message) => sum + estimateBytes(message), 0);
+}
+
 /**
  * @param {string} name the variable's name
  * @param {object} value a history preview
  * @param {number|null} budget bytes, or null when the case has none
  * @param {{summary_marker?: string, trimmed_marker?: string}} [markers] the lesson's ([history])
  * @param {(key: string, values?: object) => string} t
+ * @param {number} [widest] bytes the full width stands for: the largest of the pictures shown together,
+ *   so that a 620-byte history beside a 1,707-byte one is drawn about a third as wide
  */
-export function renderHistory(name, value, budget, t, markers = {}) {
+export function renderHistory(name, value, budget, t, markers = {}, widest = 0) {
   const figure = document.createElement("figure");
   figure.className = "history-picture";
   const messages = value.items;
   const sizes = messages.map(estimateBytes);
   const total = sizes.reduce((a, b) => a + b, 0);
-  const scale = Math.max(total, budget ?? 0) || 1;
+  const scale = Math.max(total, budget ?? 0, widest) || 1;
   const caption = document.createElement("figcaption");
   caption.textContent = `${name}: ${messages.length}${value.more ? "+" : ""} · ≈${t("bytes", { n: count(total) })}`;
   if (budget) {
@@ -107,7 +114,7 @@ export function renderHistory(name, value, budget, t, markers = {}) {
     block.setAttribute("aria-label", block.title);
     bar.append(block);
   });
-  if (budget && total < scale) {
+  if (total < scale) {
     const rest = document.createElement("li");
     rest.className = "msg msg-free";
     rest.style.flexGrow = String(scale - total);

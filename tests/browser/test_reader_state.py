@@ -223,3 +223,19 @@ def test_a_screen_reader_hears_each_move_even_on_the_same_line(lesson):
         heard.append(announce.text_content())
     assert all(text.startswith(("已暂停", "已完成")) and "步" in text for text in heard), heard
     assert len(set(heard)) == len(heard), heard     # no two moves read alike
+
+
+def test_histories_drawn_together_share_one_scale(lesson):
+    """trim_results' candidate, trimmed, is drawn narrower than the messages it came from, in proportion."""
+    widget = Widget(lesson.page, "trim_results")
+    widget.pause_at("old", 63)
+    drawn = widget.root.evaluate("""root => [...root.querySelectorAll('.history-picture')].map(figure => ({
+        caption: figure.querySelector('figcaption').textContent,
+        width: [...figure.querySelectorAll('.history-bar .msg:not(.msg-free)')]
+          .reduce((sum, block) => sum + block.getBoundingClientRect().width, 0) }))""")
+    by_name = {d["caption"].split(":")[0]: d for d in drawn}
+    assert {"messages", "candidate"} <= set(by_name), drawn
+    size = {name: int(re.search(r"≈([\d,]+)", d["caption"]).group(1).replace(",", "")) for name, d in by_name.items()}
+    assert size["candidate"] * 1.5 < size["messages"], size
+    drawn_ratio = by_name["candidate"]["width"] / by_name["messages"]["width"]
+    assert abs(drawn_ratio - size["candidate"] / size["messages"]) < 0.05, (drawn_ratio, size)
