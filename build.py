@@ -130,7 +130,7 @@ class Lesson:
     # Every top-level function and class of the shown source, for the "helpers" part of each setup section.
     functions: list[Snippet] = field(default_factory=list)
     # [first, last] of every definition in the shown source: what the code pane shows around a frame.
-    spans: list[list[int]] = field(default_factory=list)
+    spans: list[list] = field(default_factory=list)   # [first, last, name] (stepwise.targets.spans)
     # (function, case) -> its trace recorded by the build in Pyodide (JSON text).
     traces: dict[tuple[str, str], str] = field(default_factory=dict)
 

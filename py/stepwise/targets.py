@@ -48,7 +48,9 @@ def targets(tree: ast.Module) -> dict[str, Target]:
     return found
 
 
-def spans(tree: ast.Module) -> list[list[int]]:
-    """[first, last] of every definition in the file, nested ones included, sorted: the page shows
-    the smallest one around a paused frame (a lambda or genexpr shows its enclosing function)."""
-    return sorted([first_line(node), node.end_lineno] for node in ast.walk(tree) if isinstance(node, DEFINITIONS))
+def spans(tree: ast.Module) -> list[list]:
+    """[first, last, name] of every definition in the file, nested ones included, sorted: the page shows
+    the smallest one around a paused frame (a lambda or genexpr shows its enclosing function), and names
+    the function a breakpoint's line is in."""
+    return sorted([first_line(node), node.end_lineno, node.name] for node in ast.walk(tree)
+                  if isinstance(node, DEFINITIONS))

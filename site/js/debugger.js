@@ -567,6 +567,15 @@ export class Debugger extends EventTarget {
     row.scrollIntoView?.({ block: "nearest" });
   }
 
+  /** The name of the smallest definition holding `line`; null in module code. */
+  #functionAt(line) {
+    let best = null;
+    for (const [first, last, name] of this.lesson.spans ?? []) {
+      if (first <= line && last >= line && (!best || last - first < best[1] - best[0])) best = [first, last, name];
+    }
+    return best?.[2] ?? null;
+  }
+
   /** The smallest definition span holding lines `def`..`line`; the bare lines when none does (module code). */
   #spanFor(def, line) {
     const low = Math.min(def, line), high = Math.max(def, line);
@@ -770,7 +779,8 @@ export class Debugger extends EventTarget {
     for (const line of [...this.breakpoints.keys()].sort((a, b) => a - b)) {
       const bp = this.breakpoints.get(line);
       const item = el("li");
-      const label = el("span", "bp-line", this.t("line", { line }));
+      const owner = this.#functionAt(line);   // whose line: "checked_exchange · 第30行"
+      const label = el("span", "bp-line", (owner ? `${owner} · ` : "") + this.t("line", { line }));
       const condition = el("input");
       condition.type = "text";
       condition.value = bp.condition ?? "";

@@ -239,3 +239,11 @@ def test_histories_drawn_together_share_one_scale(lesson):
     assert size["candidate"] * 1.5 < size["messages"], size
     drawn_ratio = by_name["candidate"]["width"] / by_name["messages"]["width"]
     assert abs(drawn_ratio - size["candidate"] / size["messages"]) < 0.05, (drawn_ratio, size)
+
+
+def test_the_breakpoints_list_says_whose_line(lesson):
+    widget = Widget(lesson.page, "split_history")
+    widget.reset("normal")
+    widget.bp(46).click()
+    expect(widget.root.locator(".bp-list .bp-line")).to_have_text("split_history · 第46行")
+    widget.bp(46).click()
