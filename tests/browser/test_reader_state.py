@@ -247,3 +247,17 @@ def test_the_breakpoints_list_says_whose_line(lesson):
     widget.bp(46).click()
     expect(widget.root.locator(".bp-list .bp-line")).to_have_text("split_history · 第46行")
     widget.bp(46).click()
+
+
+def test_on_a_phone_the_toolbar_stays_in_reach_and_code_wraps(open_page):
+    page = open_page("f=trim_results&case=old&bp=61&step=1", viewport={"width": 375, "height": 812}).page
+    widget = Widget(page, "trim_results")
+    expect(widget.status).to_have_text(PAUSED, timeout=LONG)
+    code = widget.root.locator(".dbg-code > .code")
+    sideways = code.evaluate("pane => pane.scrollWidth - pane.clientWidth")
+    assert sideways <= 1, f"the code pane scrolls sideways by {sideways} px"
+    widget.root.locator(".vars-body").scroll_into_view_if_needed()     # down to Variables, far below the code
+    expect(widget.button("over")).to_be_in_viewport()
+    widget.press("over")
+    expect(widget.status).to_have_text(PAUSED)
+    expect(widget.root.locator(".vars-body")).to_be_in_viewport()      # stepping did not move the page back
