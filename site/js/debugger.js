@@ -90,6 +90,13 @@ export class Debugger extends EventTarget {
     /** @type {Record<string, HTMLButtonElement>} */
     this.buttons = Object.fromEntries(this.#all("[data-action]").map((b) => [b.dataset.action, /** @type {HTMLButtonElement} */ (b)]));
     this.lineRows = new Map(this.#all(".dbg-code > .code .line").map((row) => [+row.dataset.line, row]));
+    // Each line's own indentation, for the phone layout's wrapped lines (site.css; the page's CSP allows
+    // no inline style in the markup, but a property set from here is fine).
+    for (const row of this.lineRows.values()) {
+      const code = row.querySelector("code");
+      const indent = code ? code.textContent.length - code.textContent.trimStart().length : 0;
+      if (indent) code.style.setProperty("--indent", `${indent}ch`);
+    }
     this.edited = null; // the reader's own [setup, entry], run live
     this.#bind();
     this.#bindEditing();
@@ -564,7 +571,12 @@ export class Debugger extends EventTarget {
     if (!row) return;
     if (innermost) row.setAttribute("aria-current", "step");
     else row.classList.add("caller");
-    row.scrollIntoView?.({ block: "nearest" });
+    // Follow the line while the reader looks at the code; one who scrolled down to the panels (a phone's
+    // layout puts them far below) is not pulled back up at every step.
+    // (Seen means a line's height of it below the toolbar, which a phone keeps at the top.)
+    const pane = this.#el(".dbg-code").getBoundingClientRect();
+    const covered = Math.max(0, this.#el(".toolbar").getBoundingClientRect().bottom);
+    if (pane.bottom > covered + 24 && pane.top < innerHeight) row.scrollIntoView?.({ block: "nearest" });
   }
 
   /** The name of the smallest definition holding `line`; null in module code. */

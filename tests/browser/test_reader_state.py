@@ -256,6 +256,20 @@ def test_on_a_phone_the_toolbar_stays_in_reach_and_code_wraps(open_page):
     code = widget.root.locator(".dbg-code > .code")
     sideways = code.evaluate("pane => pane.scrollWidth - pane.clientWidth")
     assert sideways <= 1, f"the code pane scrolls sideways by {sideways} px"
+    # A wrapped line goes on under its own indentation, two characters further in (line 46 of
+    # split_history-like code: `checked_exchange(...)` in a `for` in a function).
+    starts = widget.root.locator('.dbg-code .line[data-line="61"] code').evaluate("""code => {
+        const range = document.createRange();
+        range.selectNodeContents(code);
+        const boxes = [...range.getClientRects()];
+        const ch = parseFloat(getComputedStyle(code).fontSize) * 0.6;
+        return { lines: new Set(boxes.map(b => Math.round(b.top))).size,
+                 first: code.textContent.search(/\\S/), left: code.getBoundingClientRect().left,
+                 wrapped: Math.min(...boxes.filter(b => b.top > boxes[0].top + 2).map(b => b.left)), ch };
+    }""")
+    assert starts["lines"] > 1, starts
+    # The continuation starts right of where the line's own text does (its indentation + 2 characters).
+    assert starts["wrapped"] - starts["left"] > starts["first"] * starts["ch"] * 0.9, starts
     widget.root.locator(".vars-body").scroll_into_view_if_needed()     # down to Variables, far below the code
     expect(widget.button("over")).to_be_in_viewport()
     widget.press("over")
