@@ -11,23 +11,29 @@ from __future__ import annotations
 
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
+    all,
     bool,
     float,
     frozenset,
     id,
     int,
     len,
+    list,
     map,
     reversed,
+    slice,
     str,
     type,
 )
 from collections.abc import Callable
+from operator import is_
 
 from .previews import EXACT_SCALARS, STR_CAP, Previewer, Snap
 from .snap_check import SnapCheck
 
 _str_startswith = str.startswith
+_list_len, _list_slice = list.__len__, list.__getitem__
+_LIST_ID = id(list)
 NUMBERS = frozenset(map(id, (int, float, bool, type(None))))
 # Characters of text counted as one preview node (~70 bytes of JSON a node) against a chunk's share.
 TEXT_PER_NODE = 64
@@ -152,6 +158,46 @@ class ValuePool:
         for kid_id, kid, kid_preview in previewer.inner:
             self._inner.put(kid_id, kid, kid_preview)
         return preview, signature
+
+    def appended(self, value: list, failed: Snap) -> tuple[dict, Snap, int] | None:
+        """(preview, snap, run-wide index) of a long loop's commonest change, as `preview` then `intern` would
+        answer, or None (ask them): an exact list of exact scalars appended to past its shown window (its
+        first ITEMS_CAP items the very objects its snap holds), written as a `like` of the newest entry with
+        its text when that is the one whose items it shares (`_like` would pick it). The cached snap must be
+        `failed`, the one the caller just saw fail (`Previewer.grown` would be asked with it). For the current
+        chunk only: a full snapshot writes its previews itself."""
+        key = id(value)
+        cached = self._cache.entries.get(key)
+        if cached is None or cached[0] is not failed:
+            return None
+        snap, preview = cached
+        held = snap.held
+        shown = preview.get("items")
+        if snap.tag != "data" or snap.kind != _LIST_ID or snap.cyclic or len(held) != len(snap.ids) \
+                or shown is None or not preview.get("more"):
+            return None
+        size = _list_len(value)
+        count = len(shown)
+        if size <= count or size == snap.size or len(held) != count \
+                or not all(map(is_, _list_slice(value, slice(0, count)), held)):
+            return None
+        grown = {"t": preview["t"], "r": preview["r"], "len": size, "items": shown, "more": size - count}
+        texts = self._by_text.get(preview["r"])
+        items = self.items
+        if texts is None:
+            return None
+        newest = texts[-1]
+        earlier = items[newest]
+        if earlier.get("items") is not shown or earlier.keys() != grown.keys() or earlier["t"] != grown["t"] \
+                or any(map(grown.__eq__, map(items.__getitem__, texts))):
+            return None
+        snap = snap.resized(size)
+        self._cache.put(key, snap, grown)
+        ref = self._index[id(grown)] = len(items)
+        self._kept.append(grown)
+        items.append({"t": grown["t"], "len": size, "more": size - count, "like": ref - newest})
+        self.weigh(1)
+        return grown, snap, ref + self.base
 
     def _text(self, value: str) -> dict:
         """Preview of an exact str: equal short texts share one; a long one that starts with the last long
