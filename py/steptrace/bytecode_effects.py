@@ -22,6 +22,8 @@ left to this table is the interpreter's own C code:
 * READS are calm too, unless the run has met a value whose reading writes (`Previewer.breaks_calm`): a
   `defaultdict` (`d[k]` and `"%(k)s" % d` insert through a C factory such as `str`) or an iterator that
   calls something at each step (`iter(stack.pop, None)`, `map(seen.add, xs)`).
+* A `for` whose iterable only calls `range`, `len`, `enumerate`, `zip` or `reversed` (`Loop`) READS, when
+  the recorder sees those names are the builtins as the line starts afresh (`Recorder.line`).
 * An in-place operator (`x += y`) is calm only when the name it rebinds held an exact scalar (int,
   float, str...) as the line began: a list's `+=` extends it in place.
 * Everything else changes: calls (a C function can write anything), attribute and subscript stores and
@@ -127,14 +129,15 @@ def _effect(name: str, arg: int) -> int:
     return CHANGES
 
 
-def effects(code: CodeType) -> dict[int, tuple[int, tuple[str, ...]]]:
+def effects(code: CodeType) -> dict[int, tuple[int, tuple[str, ...], tuple | None]]:
     """Line -> (CALM, READS or CHANGES, the names an in-place operator there rebinds, which must hold exact
-    scalars as the line begins for it to be calm). A line not in the table changes (see the module's doc)."""
+    scalars as the line begins for it to be calm, and for a `for` over builtins' iterators its `Loop`
+    or None). A line not in the table changes (see the module's doc)."""
     if BYTES_WARNING:
         return {}
     line_of = _lines(code)
-    found: dict[int, list] = {}          # line -> [effect, in-place names, stores by variable]
-    outside = CALM                       # the worst effect of the instructions outside any line
+    found: dict[int, list] = {}          # line -> [effect, in-place names, stores by variable, positions that
+    outside = CALM                       # change, a `Loop`]; the worst effect of instructions outside any line
     instructions = decoded(code)
     for position, (offset, name, arg) in enumerate(instructions):
         effect = _effect(name, arg)
@@ -142,7 +145,7 @@ def effects(code: CodeType) -> dict[int, tuple[int, tuple[str, ...]]]:
         if line is None:
             outside = max(outside, effect)
             continue
-        entry = found.setdefault(line, [CALM, [], []])
+        entry = found.setdefault(line, [CALM, [], [], [], None])
         if name == "BINARY_OP" and effect == CHANGES:
             target = _inplace_target(code, instructions, position)
             if target is not None:
@@ -150,17 +153,73 @@ def effects(code: CodeType) -> dict[int, tuple[int, tuple[str, ...]]]:
                 effect = CALM
         if name in _STORES:
             entry[2].extend(_stored(name, arg))
-        if name == "FOR_ITER" and _iterator_made_by_a_call(instructions, position):
-            effect = CHANGES
+        if name == "FOR_ITER":
+            loop = _builtin_loop(code, instructions, position, line_of)
+            if loop is not None and entry[4] is None:
+                entry[4] = loop
+            elif _iterator_made_by_a_call(instructions, position):
+                effect = CHANGES
+        if effect == CHANGES:
+            entry[3].append(position)
         entry[0] = max(entry[0], effect)
     if outside == CHANGES:
         return {}
     table = {}
-    for line, (effect, inplace, stores) in found.items():
+    for line, (effect, inplace, stores, changing, loop) in found.items():
+        if loop is not None and effect == CHANGES and all(loop.first <= at < loop.position for at in changing):
+            effect = READS       # when its builtins are the real ones (`Recorder.line`), else CHANGES
+        else:
+            loop = None
         if len(set(stores)) != len(stores):
-            effect = CHANGES
-        table[line] = (max(effect, outside), tuple(inplace))
+            effect, loop = CHANGES, None
+        table[line] = (max(effect, outside), tuple(inplace), loop if outside == CALM else None)
     return table
+
+
+class Loop:
+    """A `for` whose iterable is made by calls of builtins only (`for i in range(len(xs))`, `enumerate(zip(a,
+    b))`), all on its line: their iterators read and write nothing of the program's (what they call of the
+    program's is Python code, seen). Its line is READS, not CHANGES, once the recorder has seen that the names
+    called are the builtins (not rebound), as the line starts afresh; at `offset` (its FOR_ITER, reached by
+    the loop's jump back) it only steps the iterator made then."""
+
+    __slots__ = ("offset", "names", "first", "position")
+
+    def __init__(self, offset: int, names: tuple[str, ...], first: int, position: int) -> None:
+        self.offset, self.names, self.first, self.position = offset, names, first, position
+
+
+# Builtins whose calls, on the interpreter's own types, write nothing and make iterators that write nothing
+# (on a program's class they call its dunders: Python code, seen).
+ITERATOR_MAKERS = frozenset({"range", "len", "enumerate", "zip", "reversed"})
+_CALL_OPS = frozenset({"PRECALL", "CALL"})
+_METHOD_LOADS = sys.version_info >= (3, 12)     # LOAD_ATTR's low bit: a method load (3.11 has LOAD_METHOD)
+
+
+def _builtin_loop(code: CodeType, instructions: list, position: int, line_of: dict) -> Loop | None:
+    """The `Loop` of the FOR_ITER at `position` when every call in its iterable expression (back to the
+    statement before) calls a global named in ITERATOR_MAKERS and the whole expression is on its line."""
+    line = line_of.get(instructions[position][0])
+    called: list[str] = []
+    calls = 0
+    first = 0
+    for index in range(position - 1, -1, -1):
+        offset, name, arg = instructions[index]
+        if name in _STATEMENT_ENDS:
+            first = index + 1
+            break
+        if line_of.get(offset) != line:
+            return None
+        if name in _CALL_OPS:
+            calls += name == "CALL"
+        elif name == "LOAD_GLOBAL" and arg & 1:          # a callee (it pushes NULL)
+            called.append(code.co_names[arg >> 1])
+        elif name in ("PUSH_NULL", "LOAD_METHOD", "KW_NAMES", "CALL_KW") or \
+                name == "LOAD_ATTR" and _METHOD_LOADS and arg & 1 or _effect(name, arg) == CHANGES:
+            return None
+    if not calls or calls != len(called) or not ITERATOR_MAKERS.issuperset(called):
+        return None
+    return Loop(instructions[position][0], tuple(sorted(set(called))), first, position)
 
 
 _STATEMENT_ENDS = frozenset({"STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF", "STORE_ATTR", "STORE_SUBSCR",

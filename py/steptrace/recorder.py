@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import _signal
 import _thread
+import builtins as _builtins_module
 import dis
 import gc
 import signal
@@ -62,10 +63,10 @@ from builtins import (
 from types import CodeType, FrameType
 from typing import Any
 
-from .bytecode_effects import effects
+from .bytecode_effects import ITERATOR_MAKERS, Loop, effects
 from .exceptions import describe_exception, exception_text
 from .limits import DEFAULT_EVENTS, DIRECT_SECONDS, PREVIEW_NODES
-from .previews import Previewer, yielded
+from .previews import Previewer, named, yielded
 from .table import EventTable
 from .values import NUMBERS, TEXT_PER_NODE, ValuePool
 
@@ -105,7 +106,7 @@ class LimitReached(BaseException):
 class FrameState:
     """What the recorder knows about one live frame of the shown file."""
 
-    __slots__ = ("id", "code", "seen", "serial", "local", "line", "thread", "in_c", "effects", "looked")
+    __slots__ = ("id", "code", "seen", "serial", "local", "line", "thread", "in_c", "effects", "looked", "loops")
 
     def __init__(self, frame_id: int, code: Any, effects: dict) -> None:
         self.id = frame_id
@@ -118,6 +119,7 @@ class FrameState:
         self.in_c = False                  # a generator running now, resumed through C (GENERATORS_NESTED)
         self.effects = effects             # line -> what it may change (`bytecode_effects.effects`)
         self.looked = -1                   # `Recorder.epoch` at this frame's last look
+        self.loops: dict[int, bool] | None = None   # line -> its `Loop` began with the real builtins
 
 
 class Recorder:
@@ -376,7 +378,8 @@ class Recorder:
         effect = state.effects.get(lineno)
         # CALM (0) stays calm unless a type met breaks every calm step (2); READS (1), unless any did.
         # Another thread is asked for now (it may end before the next look, which asks `_quiet`).
-        if effect is not None and effect[0] + self.previewer.breaks_calm <= 1 and not _thread_count():
+        if effect is not None and (effect[2] is None or _loop_of_builtins(state, frame, lineno, effect[2])) \
+                and effect[0] + self.previewer.breaks_calm <= 1 and not _thread_count():
             seen = state.seen
             for name in effect[1]:                  # an in-place operator's name held an exact scalar
                 known = seen.get(name)
@@ -608,6 +611,7 @@ class Recorder:
         values = self.values
         items, base = values.items, values.base
         same = values.check.holds                 # `ValuePool.same`, one call less per container
+        appended = values.appended
         set_names, set_refs = chunk.set_names, chunk.set_refs
         count = hidden = 0
         dropped = False
@@ -631,7 +635,7 @@ class Recorder:
                             continue
                     if same(value, signature):
                         continue
-                    failed = signature
+                    failed, failed_id = signature, known[0]
                 elif not _dies_quietly(signature):
                     dropped = True
             elif name[:1] == ".":         # a comprehension's hidden iterator
@@ -652,6 +656,15 @@ class Recorder:
                         count += 1
                     continue
                 preview, signature = values.number(kind, value), None
+            elif failed is not None and kind is list and not full:
+                grown = appended(value, failed)     # a list appended to: `ValuePool.appended`
+                if grown is not None:
+                    seen[name] = (failed_id, grown[1], grown[0])
+                    set_names.append(name)
+                    set_refs.append(grown[2])
+                    count += 1
+                    continue
+                preview, signature = values.preview(value, failed)
             else:
                 preview, signature = values.preview(value, failed)
             token = value if signature is None else id(value)
@@ -696,6 +709,25 @@ class Recorder:
                 stale.append(name)
         if stale:
             self.stale_looks.append([index, sorted(stale)])
+
+
+def _loop_of_builtins(state: FrameState, frame: FrameType, line: int, loop: Loop) -> bool:
+    """May the `for` line `line` (a `bytecode_effects.Loop`) count as READS? As it starts afresh, only when
+    the names its iterable calls are the real builtins (a program may rebind `range` to a C function that
+    writes, `log.append`); stepping by its jump back, when they were as it last started (the iterator it
+    steps was made then)."""
+    loops = state.loops
+    if frame.f_lasti == loop.offset:
+        return loops is not None and loops.get(line, False)
+    if loops is None:
+        loops = state.loops = {}
+    scope, builtins = frame.f_globals, frame.f_builtins
+    loops[line] = real = all(named(scope, name) is None and named(builtins, name) is _MAKERS[name]
+                             for name in loop.names)
+    return real
+
+
+_MAKERS = {name: getattr(_builtins_module, name) for name in ITERATOR_MAKERS}
 
 
 def _namespace(frame: FrameType, code: CodeType) -> tuple | None:
