@@ -26,17 +26,20 @@ SETUP = "from heavy.heavy_program import *\n"
 SOURCE, MODULE = "heavy/heavy_program.py", "heavy.heavy_program"
 
 CHILD = f"""
-import json, resource, sys, time
+import json, resource, sys, tempfile, time
 sys.path[:0] = [sys.argv[1], sys.argv[2]]
 from steptrace.runner import run_case
 setup, entry, traced, limit = sys.argv[3], sys.argv[4], sys.argv[5] == "1", float(sys.argv[6])
 started = time.perf_counter()
 if traced:
-    text = run_case({SOURCE!r}, {MODULE!r}, setup, entry, time_limit=limit)
-    seconds, peak = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    doc = json.loads(text)      # after the figures: reading the document back is the bench's, not the run's
+    with tempfile.TemporaryFile() as trace:     # as `stepwise trace` does: the document streamed to a file
+        run_case({SOURCE!r}, {MODULE!r}, setup, entry, time_limit=limit, out=trace)
+        seconds, peak = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        trace.seek(0)
+        data = trace.read()     # after the figures: reading the document back is the bench's, not the run's
+    doc = json.loads(data)
     out = {{"events": doc["stats"]["events"], "kept": doc["stats"]["kept"], "gap": doc["gap"],
-           "end": doc["end"]["status"], "reason": doc["end"]["reason"], "bytes": len(text.encode())}}
+           "end": doc["end"]["status"], "reason": doc["end"]["reason"], "bytes": len(data)}}
 else:
     namespace = {{}}
     exec(setup, namespace)

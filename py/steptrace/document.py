@@ -28,8 +28,9 @@ from builtins import (
     type,
     zip,
 )
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from operator import itemgetter
+from typing import BinaryIO
 
 from .previews import BIG_INT
 from .recorder import Recorder
@@ -129,12 +130,25 @@ def _pool_values(recorder: Recorder, chunk_values: list, first: int) -> tuple[st
 
 
 def document_text(recorder: Recorder, document: dict) -> str:
-    """The whole document as JSON text: `document` (all but the tables) and the recorder's tables, laid
-    out as the document's columnar events and the lists attached to them, indexed by kept position.
+    """The whole document as JSON text (`document_pieces` joined once)."""
+    return "".join(document_pieces(recorder, document))
+
+
+def write_document(recorder: Recorder, document: dict, out: BinaryIO) -> None:
+    """The whole document into `out` as UTF-8, a piece at a time: the run's process never holds the text
+    (build_list(200_000)'s is 42 MB, and as one str and its bytes it was twice that at once)."""
+    for piece in document_pieces(recorder, document):
+        out.write(piece.encode("utf-8"))
+    out.flush()
+
+
+def document_pieces(recorder: Recorder, document: dict) -> Iterator[str]:
+    """The document as JSON text in pieces: `document` (all but the tables) with the events, then each
+    chunk's values, each chunk's locals deltas, and the returns last (they need every chunk's value index).
 
     The values and the locals deltas are written a chunk at a time: as Python objects a number's preview
     or a delta is a dict or two, a few hundred bytes, and holding all of a long run's at once to write
-    them cost ~10 times the text; now the text and one chunk's objects are held."""
+    them cost ~10 times the text; now one chunk's objects and text are held, and the value indexes."""
     table = recorder.table
     index = table.index
     chunks = table.chunks()
@@ -142,47 +156,38 @@ def document_text(recorder: Recorder, document: dict) -> str:
     kinds: list[str] = []            # one string per chunk
     lines: list[int] = []
     frames: list[int] = []
-    returns: list[list[int]] = []
-    values: list[str] = []           # each chunk's added values, as JSON text without its brackets
-    deltas: list[str] = []           # the same for each chunk's locals deltas
-    pooled = 0
     for chunk in chunks:
-        added, count, where = _pool_values(recorder, chunk.values, pooled)
-        pooled += count
-        values.append(added)
         whole = whole_events(chunk)
         kinds.append(chunk.kinds[:whole].decode("ascii"))
         lines.extend(chunk.lines[:whole])
         frames.extend(chunk.frames[:whole])
-        # a torn last event's deltas and return are left out
-        deltas.append(_deltas(chunk, where, index, kept))
+    head = serialize({**document, "frames": frame_rows(recorder),
+                      "events": {"kind": "".join(kinds), "line": lines, "frame": frames}, "gap": gap(table),
+                      **attached(table, kept)})
+    del kinds, lines, frames
+    yield head[:-1]
+    del head
+    yield ',"values":['
+    returns: list[list[int]] = []
+    wheres: list[list[int]] = []     # each chunk's values' indexes in the document (`_pool_values`)
+    pooled = 0
+    for chunk in chunks:
+        added, count, where = _pool_values(recorder, chunk.values, pooled)
+        if added:
+            yield "," + added if pooled else added
+        pooled += count
+        wheres.append(where)
         first = chunk.value_base
         returns.extend([index(i), where[ref - first]]
                        for i, ref in zip(chunk.return_event, chunk.return_ref, strict=True))
-    head = serialize({**document, "frames": frame_rows(recorder),
-                      "events": {"kind": "".join(kinds), "line": lines, "frame": frames}, "gap": gap(table),
-                      "returns": [r for r in returns if r[0] < kept], **attached(table, kept)})
-    del kinds, lines, frames, returns
-    # One join over every piece: joining each list first held its text twice more at the peak (a run whose
-    # previews show "…" makes the whole text two bytes a character: build_list(200_000)'s is 80 MB).
-    parts = [head[:-1], ',"values":[']
-    _listed(parts, values)
-    parts.append('],"locals":[')
-    _listed(parts, deltas)
-    parts.append("]}")
-    del head, values, deltas
-    return "".join(parts)
-
-
-def _listed(parts: list[str], texts: list[str]) -> None:
-    """Append the non-empty `texts` to `parts` with a comma between them."""
-    first = True
-    for text in texts:
+    yield '],"locals":['
+    written = False
+    for chunk, where in zip(chunks, wheres, strict=True):
+        text = _deltas(chunk, where, index, kept)          # a torn last event's deltas are left out
         if text:
-            if not first:
-                parts.append(",")
-            parts.append(text)
-            first = False
+            yield "," + text if written else text
+            written = True
+    yield '],"returns":' + serialize([r for r in returns if r[0] < kept]) + "}"
 
 
 def _deltas(chunk: Chunk, where: list[int], index: Callable[[int], int], kept: int) -> str:

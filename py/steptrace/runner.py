@@ -39,13 +39,13 @@ from builtins import (
 )
 from collections.abc import Callable
 from contextlib import nullcontext
-from typing import Any
+from typing import Any, BinaryIO
 
 from . import exceptions, freeing, interrupts, monitor, packed
 from . import files as run_files
 from .capture import OutputCapture
 from .deadline import Deadline
-from .document import document_text
+from .document import document_text, write_document
 from .exceptions import describe_exception, exception_text
 from .isolation import CleanRun
 from .limits import DEFAULT_EVENTS, DIRECT_SECONDS
@@ -125,15 +125,21 @@ def pick_backend(name: str, recorder: Recorder):
     return monitor.MonitoringBackend(recorder)
 
 
-def run_case(source: str, module: str, setup: str, entry: str, *, form: str = "json", **options: Any) -> str | dict:
+def run_case(source: str, module: str, setup: str, entry: str, *, form: str = "json", out: BinaryIO | None = None,
+             **options: Any) -> str | dict | None:
     """Run setup then entry; return the trace document (docs/trace-format.md) as a JSON string,
-    or with `form="packed"` as columns of bytes and two short JSON texts (`packed.pack`).
+    or with `form="packed"` as columns of bytes and two short JSON texts (`packed.pack`); with `out`, write
+    the JSON document into that binary file instead, a piece at a time, and return None.
     `options` are `record_case`'s. An interrupt (SIGINT) at any moment stops the program or, once it
     has ended, waits until the trace is written (`interrupts`)."""
     if form not in FORMS:
         raise RunnerError(f"unknown form {form!r}; use one of {', '.join(FORMS)}")
     with interrupts.held() as held:
-        return record_case(source, module, setup, entry, held=held, **options).written(form)
+        recording = record_case(source, module, setup, entry, held=held, **options)
+        if out is not None:
+            recording.write(out)
+            return None
+        return recording.written(form)
 
 
 class Recording:
@@ -147,6 +153,10 @@ class Recording:
         if form == "packed":
             return packed.pack(self.recorder, self.document)
         return document_text(self.recorder, self.document)
+
+    def write(self, out: BinaryIO) -> None:
+        """The JSON document into the binary file `out`, streamed (`document.write_document`)."""
+        write_document(self.recorder, self.document, out)
 
 
 def record_case(source: str, module: str, setup: str, entry: str, *, function: str | None = None,

@@ -63,7 +63,7 @@ class Watch:
         process. Raising a stop instead would not do: a program that swallows it runs on, untraced."""
         self.progress[1] = 1
         try:
-            _answer(self.answer, self.recording_now().written("json"))
+            self.recording_now().write(self.answer)
         finally:
             _exit(0)
 
@@ -112,15 +112,10 @@ def _child(args: tuple, time_limit: float, options: dict, watch: Watch, answer: 
     code = 1
     watch.answer = answer
     try:
-        _answer(answer, run_case(*args, time_limit=time_limit, watch=watch, on_phase=watch.phase, **options))
+        run_case(*args, time_limit=time_limit, watch=watch, on_phase=watch.phase, out=answer, **options)
         code = 0
     finally:
         _exit(code)
-
-
-def _answer(answer: Any, text: str) -> None:
-    answer.write(text.encode("utf-8"))
-    answer.flush()
 
 
 def _watch(pid: int, seconds: float, watch: Watch) -> bool:
