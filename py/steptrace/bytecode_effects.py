@@ -42,7 +42,20 @@ import opcode
 import sys
 
 # Captured at import: a lesson may rebind the builtins.
-from builtins import bool, dict, enumerate, frozenset, isinstance, len, max, range, set, tuple
+from builtins import (
+    all,
+    bool,
+    dict,
+    enumerate,
+    frozenset,
+    isinstance,
+    len,
+    max,
+    range,
+    set,
+    sorted,
+    tuple,
+)
 from types import CodeType
 
 CALM, READS, CHANGES = 0, 1, 2      # what a line may do, least first (`effects`)

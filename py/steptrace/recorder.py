@@ -40,6 +40,7 @@ from builtins import (
     IndexError,
     RecursionError,
     TypeError,
+    all,
     bool,
     dict,
     float,

@@ -12,6 +12,7 @@ from __future__ import annotations
 # Captured at import: a lesson may rebind the builtins.
 from builtins import (
     all,
+    any,
     bool,
     float,
     frozenset,
