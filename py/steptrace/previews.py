@@ -69,6 +69,8 @@ from collections.abc import Callable
 from itertools import islice, repeat
 from operator import is_, itemgetter
 
+from .identity import ObjectNumbers
+
 REPR_CAP = 120          # characters of a short repr
 STR_CAP = 200           # characters of a string's text kept in "v"
 NESTED_STR_CAP = 60     # the same, for a string inside a container or object
@@ -94,7 +96,7 @@ _int_repr, _float_repr, _complex_repr = int.__repr__, float.__repr__, complex.__
 _dict_len, _dict_iter, _dict_values = dict.__len__, dict.__iter__, dict.values
 _list_len, _list_slice = list.__len__, list.__getitem__
 _new_object = object.__new__
-_tuple_len, _tuple_slice = tuple.__len__, tuple.__getitem__
+_tuple_len, _tuple_slice, _tuple_iter = tuple.__len__, tuple.__getitem__, tuple.__iter__
 _set_len, _set_iter = set.__len__, set.__iter__
 _frozenset_len, _frozenset_iter = frozenset.__len__, frozenset.__iter__
 _deque_len, _deque_iter = deque.__len__, deque.__iter__
@@ -439,7 +441,7 @@ class Snap:
     """
 
     __slots__ = ("kind", "tag", "size", "ids", "held", "kids", "text", "names", "base", "info", "nodes", "cyclic",
-                 "weight")
+                 "weight", "number")
 
     def __init__(self, kind: int, tag: str, size: int = -1, base: type | None = None) -> None:
         self.kind, self.tag, self.size, self.base = kind, tag, size, base
@@ -452,6 +454,7 @@ class Snap:
         self.kids: list[tuple[int, Snap]] = []
         self.text: object = None
         self.names: list[str] | None = None
+        self.number = 0                     # the object's number in its preview (`identity`); 0: none
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Snap:
@@ -459,7 +462,8 @@ class Snap:
         return (self.kind == other.kind and self.tag == other.tag and self.size == other.size
                 and self.ids == other.ids and len(self.held) == len(other.held)
                 and all(map(is_, self.held, other.held)) and self.kids == other.kids
-                and self.text == other.text and self.names == other.names and _same_facts(self.info, other.info))
+                and self.text == other.text and self.names == other.names and _same_facts(self.info, other.info)
+                and self.number == other.number)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -467,18 +471,26 @@ class Snap:
         """This snap but for its `size` (a list grown past its window, `Previewer.grown`); what it shares
         is never changed after a walk."""
         snap = _new_object(Snap)
-        snap.kind, snap.tag, snap.size, snap.base, snap.nodes, snap.weight, snap.cyclic = \
-            self.kind, self.tag, size, self.base, self.nodes, self.weight, self.cyclic
+        snap.kind, snap.tag, snap.size, snap.base, snap.nodes, snap.weight, snap.cyclic, snap.number = \
+            self.kind, self.tag, size, self.base, self.nodes, self.weight, self.cyclic, self.number
         snap.info, snap.ids, snap.held, snap.kids, snap.text, snap.names = \
             self.info, self.ids, self.held, self.kids, self.text, self.names
         return snap
 
 
 class Previewer:
-    """Builds previews and their snaps; holds per-type facts and nothing of the program's."""
+    """Builds previews and their snaps; holds per-type facts and nothing of the program's.
 
-    def __init__(self, items_cap: int = ITEMS_CAP, depth_cap: int = DEPTH_CAP, nodes_cap: int = NODES_CAP) -> None:
+    With `numbers` (a recorder's), each container and instance node carries its object number (`identity`);
+    `peek_only`: only numbers already given are read (a check that must change nothing), an unnumbered
+    object shows none."""
+
+    def __init__(self, items_cap: int = ITEMS_CAP, depth_cap: int = DEPTH_CAP, nodes_cap: int = NODES_CAP,
+                 numbers: ObjectNumbers | None = None, peek_only: bool = False) -> None:
         self.items_cap, self.depth_cap, self.nodes_cap = items_cap, depth_cap, nodes_cap
+        self.numbers = numbers
+        self._number = None if numbers is None else numbers.peek if peek_only else numbers.number
+        self._link = None if numbers is None or peek_only else numbers.link
         self._types: dict[int, TypeInfo] = {}
         self._small: dict = {}               # small int (or (type id, value)) -> its shared preview
         self._leaves: dict[str, dict] = {}   # short exact str -> its shared preview inside a container
@@ -488,6 +500,7 @@ class Previewer:
         self._reuse: tuple | None = None     # the root's previous preview, by position (`_reusable`)
         self._cycles = 0                     # cycle marks made by the current walk
         self._cuts = 0                       # walks the node or depth cap cut short in the current walk
+        self._whole = True                   # the last node's items were all walked (`_children`)
         self._held = 0                       # the weight of the scalars the current walk's snaps hold
         self._plain: dict[int, bool] = {}    # class id -> only str keys in its dict, this walk (`_class_get`)
         self.breaks_calm = 0                 # the most a type met does to calm steps (`TypeInfo.breaks_calm`)
@@ -577,6 +590,8 @@ class Previewer:
             return None
         if snap.tag != "data" or snap.kind != id(cls) or snap.cyclic or not preview.get("more"):
             return None
+        if snap.number and (self.numbers is None or self.numbers.bound.get(id(value)) != snap.number):
+            return None
         shown = preview[key]
         if size <= len(shown) or size == snap.size:
             return None
@@ -593,6 +608,8 @@ class Previewer:
             if not holds(window[position], kid):
                 return None
         grown = {"t": preview["t"], "r": preview["r"], "len": size, key: shown, "more": size - len(shown)}
+        if snap.number:
+            grown["id"] = snap.number
         return grown, snap.resized(size)
 
     def signature(self, value: object) -> Snap:
@@ -703,12 +720,18 @@ class Previewer:
             snap.cyclic = True
             self._cycles += 1
             self._snap = snap
-            return {"t": name, "r": self._shaped(name, shape, "..."), "len": size, "cycle": True}
+            return self._numbered({"t": name, "r": self._shaped(name, shape, "..."), "len": size, "cycle": True},
+                                  value, snap)
         if depth >= self.depth_cap or self._nodes >= self.nodes_cap:
             snap.tag = "stub"
             self._snap = snap
             self._cuts += 1
-            return {"t": name, "r": self._shaped(name, shape, "…" if size else ""), "len": size}
+            return self._numbered({"t": name, "r": self._shaped(name, shape, "…" if size else ""), "len": size},
+                                  value, snap)
+        # Numbered as met (a list before its items); a tuple or frozenset once its items say it is not
+        # plain (`_plain_tuple`; one `_frozen` held whole is, and needs no second look).
+        if self._number is not None and base is not tuple and base is not frozenset:
+            snap.number = self._number(value)
         self._path.add(key)
         start, cycles, held = self._nodes - 1, self._cycles, self._held
         if depth == 0 and self._reuse is not None and info.kind != "namedtuple":
@@ -731,7 +754,15 @@ class Previewer:
         snap.cyclic = self._cycles != cycles
         # A small tuple or frozenset of immutable scalars cannot change: held like a scalar (its id
         # then cannot be reused), it needs no walk in the change check.
-        self._snap = None if _frozen(value, snap, size) else snap
+        if _frozen(value, snap, size):
+            self._snap = None
+            return preview
+        self._snap = snap
+        if self._number is not None:
+            if not snap.number and not _plain_tuple(value):
+                snap.number = self._number(value)
+            if snap.number:
+                self._linked(preview, snap)
         return preview
 
     def _children(self, window: list, snap: Snap, depth: int, reuse: tuple | None = None) -> list[dict]:
@@ -784,6 +815,7 @@ class Previewer:
                 if cuts == self._cuts and not kid.cyclic and (kid.tag == "data" or kid.tag == "object"):
                     self.inner.append((id(item), kid, shown[-1]))
         snap.ids = list(map(id, window[:len(shown)]))
+        self._whole = len(shown) == len(window)
         return shown
 
     def _items(self, window: list, snap: Snap, base: type, name: str, shape: tuple | None, size: int,
@@ -842,7 +874,7 @@ class Previewer:
             snap.cyclic = True
             self._cycles += 1
             self._snap = snap
-            return {"t": name, "r": f"<{name} …>", "cycle": True}
+            return self._numbered({"t": name, "r": f"<{name} …>", "cycle": True}, value, snap)
         pairs = self.pairs(value, info)
         snap.names = [label for label, _ in pairs]
         if kind == "enum":
@@ -857,7 +889,9 @@ class Previewer:
             snap.tag = "stub"
             self._snap = snap
             self._cuts += 1
-            return {"t": name, "r": f"<{name} …>" if pairs else f"<{name} object>"}
+            return self._numbered({"t": name, "r": f"<{name} …>" if pairs else f"<{name} object>"}, value, snap)
+        if self._number is not None:
+            snap.number = self._number(value)
         self._path.add(key)
         start, cycles, held = self._nodes - 1, self._cycles, self._held
         try:
@@ -878,7 +912,31 @@ class Previewer:
             text = f"{name}({', '.join(pieces)})"
         else:
             text = f"<{name} {', '.join(pieces)}>" if pieces else f"<{name} object>"
-        return {"t": name, "r": cut(text), "fields": fields, "more": len(pairs) - len(fields)}
+        preview = {"t": name, "r": cut(text), "fields": fields, "more": len(pairs) - len(fields)}
+        if snap.number:
+            self._linked(preview, snap)
+        return preview
+
+    # -- object numbers (`identity`) ---------------------------------------------------------
+    def _numbered(self, preview: dict, value: object, snap: Snap) -> dict:
+        """A node that shows no items (a cycle mark, a node past a cap) with its object's number: the same
+        object shown in full elsewhere has it (a tuple of scalars has none, see `_plain_tuple`)."""
+        if self._number is not None and not _plain_tuple(value):
+            number = self._number(value)
+            if number is not None:
+                snap.number = preview["id"] = number
+        return preview
+
+    def _linked(self, preview: dict, snap: Snap) -> None:
+        """`preview` carries its number, and the numbers tell what it reaches: the objects among its items
+        (all of them, or some more when the node budget cut its items short)."""
+        number = snap.number
+        if number is None:          # `peek_only`, and the object was never numbered
+            snap.number = 0
+            return
+        preview["id"] = number
+        if self._link is not None:
+            self._link(number, tuple([kid.number for _, kid in snap.kids if kid.number]), self._whole)
 
     def pairs(self, value: object, info: TypeInfo) -> list[tuple[str, object]]:
         """The (name, value) fields an object is shown by: an exception's args first."""
@@ -1059,6 +1117,25 @@ def held_weight(item: object, cls: type) -> int:
     if cls is int:
         return int.bit_length(item) >> 3
     return 0
+
+
+def _plain_tuple(value: object, depth: int = 0) -> bool:
+    """An exact tuple or frozenset of at most ITEMS_CAP immutable scalars (or of such tuples): a value, drawn
+    where it is held, with no object number. Decided by the value alone, so every place shows it alike."""
+    cls = type(value)
+    if cls is tuple:
+        if _tuple_len(value) > ITEMS_CAP:
+            return False
+    elif cls is not frozenset or _frozenset_len(value) > ITEMS_CAP:
+        return False
+    if depth > DEPTH_CAP:     # (deeper than any tuple `_frozen` holds whole, which is plain)
+        return False
+    for item in (_tuple_iter if cls is tuple else _frozenset_iter)(value):
+        kind = type(item)
+        if id(kind) not in EXACT_SCALARS and not (
+                (kind is tuple or kind is frozenset) and _plain_tuple(item, depth + 1)):
+            return False
+    return True
 
 
 def _frozen(value: object, snap: Snap, size: int) -> bool:

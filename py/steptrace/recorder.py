@@ -66,6 +66,7 @@ from typing import Any
 
 from .bytecode_effects import ITERATOR_MAKERS, Loop, effects
 from .exceptions import describe_exception, exception_text
+from .identity import ObjectNumbers
 from .limits import DEFAULT_EVENTS, DIRECT_SECONDS, PREVIEW_NODES
 from .previews import Previewer, named, yielded
 from .table import EventTable
@@ -136,7 +137,8 @@ class Recorder:
         self.filename = filename
         self.thread = _get_ident()                  # the run's: its top-level call is the entry's
         self.table = EventTable(max_events, PREVIEW_NODES)
-        self.values = ValuePool()
+        self.numbers = ObjectNumbers()             # object numbers in previews (`identity`)
+        self.values = ValuePool(self.numbers)
         self.previewer = self.values.previewer
         self.values.use(self.table.current.values)
         # A chunk that holds its share of preview nodes closes at the next event (`EventTable`).
@@ -453,6 +455,10 @@ class Recorder:
             return
         for key in keys:
             self.live.pop(key, None)
+        for known in state.seen.values():
+            if known[1] is not None and known[1].number:
+                self.numbers.let_go(known[1].number)
+        state.seen = {}
         self.table.current.ended.append(state.id)
         if self.frames.get(state.id, [None, 0])[1] is None and state.thread == self.thread:
             if unseen:
@@ -535,6 +541,9 @@ class Recorder:
             if after != collections:
                 after = self._looks_again(state, frame, index, after)
             self.collections_looked = after
+            numbers = self.numbers
+            if numbers.pending or numbers.died:
+                numbers.settle()
             if self.stale_looks is not None:
                 _collector_waiting(self._compare_with_fresh_previews, state, frame, index, after)
         except BaseException:
@@ -586,7 +595,8 @@ class Recorder:
             state.looked = self.epoch
             more, hidden, _ = self._changed(state, pairs, full, chunk, 0)
             count += more
-        removed = None if len(state.seen) <= size - hidden else _unbound(state.seen, size - hidden, names)
+        removed = None if len(state.seen) <= size - hidden else _unbound(state.seen, size - hidden, names,
+                                                                          self._rebound)
         if full:
             state.serial = self.table.serial
             removed = None
@@ -649,6 +659,8 @@ class Recorder:
                             and known[2] is None and _same_number(known[0], value):
                         seen[name] = (value, None, None)
                         continue
+                    if known is not None and known[1] is not None and known[1].number:
+                        self.numbers.let_go(known[1].number)
                     seen[name] = (value, None, None)
                     if not full:
                         set_names.append(name)
@@ -673,11 +685,22 @@ class Recorder:
                 seen[name] = (token, signature, known[2])
                 continue
             seen[name] = (token, signature, preview)
+            old = known[1].number if known is not None and known[1] is not None else 0
+            if old or signature is not None and signature.number:
+                self._rebound(old, signature.number if signature is not None else 0)
             if not full:
                 set_names.append(name)
                 set_refs.append(values.intern(preview, signature))
                 count += 1
         return count, hidden, dropped
+
+    def _rebound(self, old: int, new: int) -> None:
+        """A name that held the object numbered `old` holds the one numbered `new` (`identity`; 0: none)."""
+        if old != new:
+            if new:
+                self.numbers.hold(new)
+            if old:
+                self.numbers.let_go(old)
 
     def _write_all(self, seen: dict, chunk: Any) -> int:
         """A full snapshot: every name `seen` knows goes into the chunk; returns how many."""
@@ -701,7 +724,7 @@ class Recorder:
         namespace = _namespace(frame, state.code)
         if namespace is None or self._collections_seen() != collections:
             return
-        fresh = Previewer()
+        fresh = Previewer(numbers=self.numbers, peek_only=True)
         current = {name: value for name, value in namespace[0] if type(name) is str and name[:1] != "."}
         stale = [name for name in current if name not in state.seen]
         for name, known in state.seen.items():
@@ -761,15 +784,17 @@ _QUIET_KINDS = frozenset(map(id, (tuple, list, dict)))
 _DICT_ID = id(dict)
 
 
-def _unbound(seen: dict, bound: int, names: Any) -> list[str] | None:
-    """The names `seen` knows that are no longer bound (forgotten from `seen`), None when there are none:
-    `bound` variables remain of `names`."""
+def _unbound(seen: dict, bound: int, names: Any, rebound: Any) -> list[str] | None:
+    """The names `seen` knows that are no longer bound (forgotten from `seen`, `rebound` to nothing), None
+    when there are none: `bound` variables remain of `names`."""
     if len(seen) <= bound:
         return None
     present = {name for name in names if type(name) is str}     # iterating calls no __eq__
     removed = [name for name in seen if name not in present]
     for name in removed:
-        del seen[name]
+        signature = seen.pop(name)[1]
+        if signature is not None and signature.number:
+            rebound(signature.number, 0)
     return removed
 
 

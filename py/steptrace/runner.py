@@ -55,7 +55,7 @@ from .settrace import SettraceBackend
 from .table import MIN_EVENTS
 
 FORMAT = "stepwise-trace"
-VERSION = 2
+VERSION = 3
 BACKENDS = ("auto", "settrace", "monitoring")
 FORMS = ("json", "packed")
 

@@ -57,6 +57,8 @@ class SnapCheck:
 
     def __init__(self, previewer: Previewer) -> None:
         self.previewer = previewer
+        # address -> object number (`identity`): a node whose object has another number now is stale
+        self.bound: dict = {} if previewer.numbers is None else previewer.numbers.bound
 
     def holds(self, value: object, snap: Snap) -> bool:
         """Would `value` preview exactly as when `snap` was taken?"""
@@ -66,7 +68,8 @@ class SnapCheck:
         held = snap.held
         if tag == "data" and snap.kind == _LIST and type(value) is list and len(held) == len(snap.ids):
             # A long loop's commonest check (an exact list of exact scalars, all of them held): read inline
-            return _list_len(value) == snap.size and all(map(is_, _list_slice(value, slice(0, len(held))), held))
+            return _list_len(value) == snap.size and all(map(is_, _list_slice(value, slice(0, len(held))), held)) \
+                and (not snap.number or self.bound.get(id(value)) == snap.number)
         self.previewer.start_walk()
         try:
             return self._holds(value, snap, 0)
@@ -78,6 +81,8 @@ class SnapCheck:
     def _holds(self, value: object, snap: Snap, depth: int) -> bool:
         if id(type(value)) != snap.kind or snap.info is not None and self.previewer.info(type(value)) is not snap.info:
             return False
+        if snap.number and self.bound.get(id(value)) != snap.number:
+            return False                        # another object now, or one whose number was let go
         tag = snap.tag
         if tag == "data":
             base = snap.base

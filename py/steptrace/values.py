@@ -21,14 +21,18 @@ from builtins import (
     len,
     list,
     map,
+    object,
     reversed,
     slice,
     str,
     type,
+    zip,
 )
 from collections.abc import Callable
+from itertools import repeat
 from operator import is_
 
+from .identity import ObjectNumbers
 from .previews import EXACT_SCALARS, STR_CAP, Previewer, Snap
 from .snap_check import SnapCheck
 
@@ -55,8 +59,8 @@ class ValuePool:
     HELD_CAP = 1 << 21       # what each cache's snaps may hold of the program's scalars (`SnapsById`)
     TEXT_CACHE_CAP = 4096    # short strings previewed once
 
-    def __init__(self) -> None:
-        self.previewer = Previewer()
+    def __init__(self, numbers: ObjectNumbers | None = None) -> None:
+        self.previewer = Previewer(numbers=numbers)
         self.check = SnapCheck(self.previewer)
         self.items: list[dict] = []
         self.base = 0                           # run-wide index of items[0]
@@ -108,7 +112,7 @@ class ValuePool:
                         self._index[id(preview)] = ref
                         self._kept.append(preview)
                         return ref + self.base
-                like = _like(items, same_text, preview)
+                like = _like(items, same_text, preview) or _renumbered(items, same_text, preview)
                 if like is not None:
                     self._kept.append(preview)
                     ref = self._index[id(preview)] = len(items)
@@ -175,7 +179,7 @@ class ValuePool:
         held = snap.held
         shown = preview.get("items")
         if snap.tag != "data" or snap.kind != _LIST_ID or snap.cyclic or len(held) != len(snap.ids) \
-                or shown is None or not preview.get("more"):
+                or shown is None or not preview.get("more") or snap.number and self.check.bound.get(key) != snap.number:
             return None
         size = _list_len(value)
         count = len(shown)
@@ -183,6 +187,8 @@ class ValuePool:
                 or not all(map(is_, _list_slice(value, slice(0, count)), held)):
             return None
         grown = {"t": preview["t"], "r": preview["r"], "len": size, "items": shown, "more": size - count}
+        if snap.number:
+            grown["id"] = snap.number
         texts = self._by_text.get(preview["r"])
         items = self.items
         if texts is None:
@@ -190,6 +196,7 @@ class ValuePool:
         newest = texts[-1]
         earlier = items[newest]
         if earlier.get("items") is not shown or earlier.keys() != grown.keys() or earlier["t"] != grown["t"] \
+                or earlier.get("id", 0) != snap.number \
                 or any(map(grown.__eq__, map(items.__getitem__, texts))):
             return None
         snap = snap.resized(size)
@@ -247,6 +254,65 @@ def _like(items: list[dict], candidates: list[int], preview: dict) -> dict | Non
 
 
 _SHARED = ("items", "entries", "v")
+
+
+def _renumbered(items: list[dict], candidates: list[int], preview: dict) -> dict | None:
+    """`preview` written as a `like` of an earlier entry that shows the very same but for object numbers (a
+    copy, a deep copy: docs/trace-format.md): `{"t", "like": n, "ids": [...]}`, its numbers in the order a
+    walk meets them. None when no candidate (entries with the same `r`) is such a twin."""
+    for ref in reversed(candidates):
+        earlier = items[ref]
+        if "like" not in earlier and earlier["t"] == preview["t"]:
+            ids: list[int] = []
+            if _twins(earlier, preview, ids) and ids:
+                return {"t": preview["t"], "like": len(items) - ref, "ids": ids}
+    return None
+
+
+def _twins(earlier: dict, preview: dict, ids: list[int]) -> bool:
+    """Are the two previews the same but for their numbers? Appends `preview`'s numbers to `ids` in walk order:
+    a node's own, then those of its `items`, `entries` (key, value) and `fields` (values), in order."""
+    if earlier is preview:
+        return _numbers_of(preview, ids)
+    if len(earlier) != len(preview) or ("id" in earlier) != ("id" in preview):
+        return False
+    if "id" in preview:
+        ids.append(preview["id"])
+    for key, part in preview.items():
+        if key == "id":
+            continue
+        other = earlier.get(key, _MISSING)
+        if key == "items":
+            if len(other) != len(part) or not all(map(_twins, other, part, repeat(ids))):
+                return False
+        elif key == "entries":
+            if len(other) != len(part) or not all(_twins(old[0], new[0], ids) and _twins(old[1], new[1], ids)
+                                                  for old, new in zip(other, part, strict=True)):
+                return False
+        elif key == "fields":
+            if len(other) != len(part) or not all(
+                    old[0] == new[0] and _twins(old[1], new[1], ids) for old, new in zip(other, part, strict=True)):
+                return False
+        elif other != part:
+            return False
+    return True
+
+
+def _numbers_of(preview: dict, ids: list[int]) -> bool:
+    """Appends the numbers of one preview to `ids` in walk order (see `_twins`); True."""
+    if "id" in preview:
+        ids.append(preview["id"])
+    for item in preview.get("items", ()):
+        _numbers_of(item, ids)
+    for key, value in preview.get("entries", ()):
+        _numbers_of(key, ids)
+        _numbers_of(value, ids)
+    for _, value in preview.get("fields", ()):
+        _numbers_of(value, ids)
+    return True
+
+
+_MISSING = object()
 
 
 class SnapsById:

@@ -97,8 +97,9 @@ export function splitJsonList(text) {
 
 /**
  * A value written as a `like` (docs/trace-format.md, Value): the one `like` entries back, with this
- * one's keys (its length) in place of its own. The recorder writes a growing list or text so: the
- * shown items once, a length a step. (A function, not a method: a table revived after postMessage has
+ * one's keys (its length) in place of its own, or with its object numbers replaced by `ids`. The
+ * recorder writes a growing list or text so (the shown items once, a length a step), and a copy of
+ * what it showed before (the same but for its numbers). (A function, not a method: a table revived after postMessage has
  * the class's prototype but none of its private members.)
  * @param {ValueTable} table
  * @param {number} k
@@ -109,9 +110,36 @@ function rebuilt(table, k, value) {
   if (!isInt(back) || back < 1 || back > k) fail(`value ${k} is "like" ${JSON.stringify(back)} entries back, outside "values"`);
   const base = table.get(k - back);
   if (base === undefined || base.t !== value.t) fail(`value ${k} is "like" value ${k - back}, which is not a ${value.t}`);
+  if (value.ids !== undefined) return renumbered(base, value.ids, k);
   const rebuilt = { ...base, ...value };
   delete rebuilt.like;
   return rebuilt;
+}
+
+/**
+ * A copy of `base` with its object numbers (`id`) replaced, in walk order, by `ids`: a node's own number,
+ * then those of its items, entries (key, value) and fields (docs/trace-format.md, "Object numbers").
+ * @param {Value} base
+ * @param {number[]} ids
+ * @param {number} k  the value's index, for the error
+ */
+function renumbered(base, ids, k) {
+  let next = 0;
+  /** @param {any} node @returns {any} */
+  const walk = (node) => {
+    const copy = { ...node };
+    if ('id' in node) {
+      if (next >= ids.length) fail(`value ${k} has fewer "ids" than the value it is like has numbers`);
+      copy.id = ids[next++];
+    }
+    if (node.items) copy.items = node.items.map(walk);
+    if (node.entries) copy.entries = node.entries.map((/** @type {any[]} */ [key, part]) => [walk(key), walk(part)]);
+    if (node.fields) copy.fields = node.fields.map((/** @type {any[]} */ [name, part]) => [name, walk(part)]);
+    return copy;
+  };
+  const copy = walk(base);
+  if (next !== ids.length) fail(`value ${k} has ${ids.length} "ids", the value it is like has ${next} numbers`);
+  return copy;
 }
 
 /** The value pool: numbers kept as numbers, previews as objects or as slices of one JSON text. */
@@ -216,8 +244,8 @@ export function validateHeader(trace) {
   if (trace.format !== "stepwise-trace") {
     throw new Error(`Not a Stepwise trace: format is ${JSON.stringify(trace.format)} (expected "stepwise-trace")`);
   }
-  if (trace.version !== 2) {
-    throw new Error(`Unsupported Stepwise trace version ${JSON.stringify(trace.version)} (this page reads version 2)`);
+  if (trace.version !== 3) {
+    throw new Error(`Unsupported Stepwise trace version ${JSON.stringify(trace.version)} (this page reads version 3)`);
   }
 }
 

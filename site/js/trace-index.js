@@ -43,7 +43,7 @@ const FIELDS = [
 ];
 
 const EMPTY_TRACE = Object.freeze({
-  format: 'stepwise-trace', version: 2, frames: [], events: { kind: '', line: [], frame: [] }, values: [],
+  format: 'stepwise-trace', version: 3, frames: [], events: { kind: '', line: [], frame: [] }, values: [],
   locals: [], returns: [], exceptions: [], stdout: [], gap: null,
 });
 

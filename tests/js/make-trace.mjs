@@ -1,4 +1,4 @@
-// Synthetic Stepwise traces (docs/trace-format.md, version 2) for tests and benchmarks.
+// Synthetic Stepwise traces (docs/trace-format.md, version 3) for tests and benchmarks.
 //
 // buildTrace(): a small trace from a hand-written event list.
 // makeLoopTrace(): a big, realistic trace (a loop calling a helper), with the
@@ -71,7 +71,7 @@ export function pooled(trace) {
     return index;
   };
   const locals = trace.locals.map((d) => ({ ...d, set: Object.fromEntries(Object.entries(d.set ?? {}).map(([name, v]) => [name, ref(v)])) }));
-  return { ...trace, version: 2, values, locals, returns: trace.returns.map(([event, v]) => [event, ref(v)]) };
+  return { ...trace, version: 3, values, locals, returns: trace.returns.map(([event, v]) => [event, ref(v)]) };
 }
 
 /**

@@ -204,8 +204,8 @@ describe('construction and validation', () => {
   test('rejects non-traces with clear messages', () => {
     assert.throws(() => new Replay(null), /Not a Stepwise trace/);
     assert.throws(() => new Replay({ format: 'other', version: 1 }), /format is "other"/);
-    assert.throws(() => new Replay({ ...A(), version: 3 }), /Unsupported Stepwise trace version 3/);
-    assert.throws(() => new Replay({ ...A(), version: 1 }), /Unsupported Stepwise trace version 1 \(this page reads version 2\)/);
+    assert.throws(() => new Replay({ ...A(), version: 4 }), /Unsupported Stepwise trace version 4/);
+    assert.throws(() => new Replay({ ...A(), version: 2 }), /Unsupported Stepwise trace version 2 \(this page reads version 3\)/);
     assert.throws(() => new Replay({ ...A(), values: undefined }), /"values" must be a list/);
     const t1 = A();
     t1.events.line.pop();
