@@ -9,7 +9,11 @@ import { Replay } from "./replay.js";
 import { highlightPython } from "./python-highlight.js";
 import { renderValue, shortText } from "./values-view.js";
 import { historyBytes, isHistory, renderHistory } from "./history-picture.js";
+import { drawArrows, objectsReached, renderMemory } from "./memory-picture.js";
 import { count } from "./i18n.js";
+
+/** Frames the memory picture draws at most: the two outermost and the innermost rest. */
+const MEMORY_FRAMES = 10;
 
 const MOVES = {
   continue: "continue", over: "stepOver", into: "stepInto", out: "stepOut",
@@ -130,6 +134,17 @@ export class Debugger extends EventTarget {
       if (button) this.toggleBreakpoint(+button.dataset.line);
     });
     this.select.addEventListener("change", () => this.setCase(this.select.value));
+    this.currentFrameOnly = this.#input("input[name=current-frame]");
+    this.currentFrameOnly.addEventListener("change", () => {
+      if (this.replay) this.#render(this.replay.position());
+      this.#changed();
+    });
+    // The arrows follow the boxes when the panel's width changes (a window resized, a phone turned).
+    const memory = this.#el(".memory-body");
+    new ResizeObserver(() => {
+      const picture = /** @type {HTMLElement|null} */ (memory.querySelector(".memory"));
+      if (picture) drawArrows(picture);
+    }).observe(memory);
     this.slider.addEventListener("input", () => {
       if (!this.replay) return;
       this.replay.seekStep(+this.slider.value);
@@ -491,6 +506,7 @@ export class Debugger extends EventTarget {
     for (const row of this.#all("[aria-current]")) row.removeAttribute("aria-current");
     for (const row of this.#all(".line.caller")) row.classList.remove("caller");
     this.#el(".vars-body").replaceChildren();
+    this.#el(".memory-body").replaceChildren();
     this.#el(".line-values").hidden = true;
     this.#el(".frames").replaceChildren();
     this.#el(".files-body").replaceChildren();
@@ -530,6 +546,7 @@ export class Debugger extends EventTarget {
       row.classList.toggle("done", active > n || (position.finished && this.#functionFinished()));
     });
     this.#renderVariables(position, last, position.finished ? this.name : viewed?.function ?? this.name);
+    this.#renderMemory(position, last, stack, viewed);
     this.#renderStack(stack, position.finished);
     this.#renderOutput(index, position);
   }
@@ -636,6 +653,33 @@ export class Debugger extends EventTarget {
     if (!table.childElementCount) body.append(el("p", "empty", this.t("no_locals")));
     else body.append(table);
     history.hidden = !history.childElementCount;
+  }
+
+  /**
+   * The memory picture (memory-picture.js): every frame of the step with the objects it reaches, or the
+   * viewed frame only; objects made or changed since the step before are marked.
+   */
+  #renderMemory(position, last, stack, viewed) {
+    const body = this.#el(".memory-body");
+    body.replaceChildren();
+    if (last < 0) return;
+    const only = this.currentFrameOnly.checked;
+    const framesAt = (index, atStack) => {
+      if (position.finished) return [{ function: this.name, current: true, vars: this.replay.localsAt(index, null).vars }];
+      // A deep stack (recursion) draws its outermost frames and its innermost ones, as the call stack does.
+      const chosen = only ? atStack.filter((frame) => frame.id === (viewed?.id ?? atStack.at(-1)?.id))
+        : atStack.length > MEMORY_FRAMES ? [...atStack.slice(0, 2), ...atStack.slice(2 - MEMORY_FRAMES)] : atStack;
+      return chosen.map((frame) => ({ function: frame.function, current: frame.id === viewed?.id,
+        vars: this.replay.localsAt(index, frame.id).vars }));
+    };
+    const frames = framesAt(last, stack);
+    const folded = position.finished || only ? 0 : stack.length - frames.length;
+    const returned = position.finished ? null : this.replay.returnAt(position.index);
+    const before = position.finished || last < 1 ? null
+      : objectsReached(framesAt(last - 1, this.replay.stackAt(last - 1)).reverse(), this.replay.returnAt(last - 1));
+    const picture = renderMemory(frames, { returned, before, folded, anchor: `${this.root.id}-obj`, t: this.t });
+    body.append(picture);
+    requestAnimationFrame(() => drawArrows(picture));
   }
 
   /** Under the code: the values the current step changed (what a narrow screen cannot show beside it). */
@@ -855,7 +899,14 @@ export class Debugger extends EventTarget {
       step: !position ? null : position.finished ? "end" : position.stepNumber,
       edited: this.edited,
       open: [...this.opened.paths].sort(),
+      memory: this.currentFrameOnly.checked ? "current" : null,
     };
+  }
+
+  /** The memory picture shows the current frame only (`current`) or every frame (from a link). */
+  setMemoryView(view) {
+    this.currentFrameOnly.checked = view === "current";
+    if (this.replay) this.#render(this.replay.position());
   }
 
   /** Open these Variables paths (from a link) at the next paint; the ones open now stay. */

@@ -69,7 +69,8 @@ function linkLater(widget) {
 
 // The link holds a widget's case, its breakpoints (line, hit count, condition), the step or the
 // finished state, what Variables has open, and the language:
-//   #f=split_history&case=normal&bp=46&bp=58:2:len(groups)>1&step=7&open=split_history:groups
+//   #f=split_history&case=normal&bp=46&bp=58:2:len(groups)>1&step=7&open=split_history:groups&mem=current
+// (`mem=current`: the memory picture shows the current frame only)
 function writeHash(widget) {
   const state = widget.snapshot();
   const params = new URLSearchParams({ f: state.f, case: state.case });
@@ -78,6 +79,7 @@ function writeHash(widget) {
   }
   if (state.step) params.set("step", String(state.step));
   for (const path of state.open) params.append("open", path);
+  if (state.memory) params.set("mem", state.memory);
   // The reader's edited input travels in the fragment: it is never sent to the server.
   if (state.edited) params.set("input", encodeInput(state.edited));
   if (i18n.lang !== "zh") params.set("lang", i18n.lang);
@@ -129,6 +131,7 @@ async function restoreFromHash() {
     });
   }
   widget.setOpened(params.getAll("open").filter((path) => path.length <= 500).slice(0, 200));
+  widget.setMemoryView(params.get("mem"));
   widget.root.scrollIntoView({ block: "start" });
   const step = params.get("step");
   if (step === "end") await widget.start("run");

@@ -117,3 +117,26 @@ def test_deep_recursion_folds_the_stack(pages):
     more.click()
     expect(rows).to_have_count(folded - 1 + hidden)
     expect(widget.root.locator(".frames button").first).to_contain_text("rebuild_path")
+
+
+def test_the_memory_picture_draws_a_method_and_its_caller_sharing_objects(pages):
+    """Textbook code in the memory picture: the method's `self` and its caller's `cache` are one object,
+    drawn once with an arrow from each frame; the map the cache holds is the caller's `roadmap`."""
+    widget = widget_for(pages, "routes", "plan_trip")
+    widget.reset("town")
+    call = line_of("leg_minutes, path = cache.route(a, b)")
+    widget.bp(call).click()
+    widget.press("debug")
+    widget.expect_paused(call)
+    widget.press("into")
+    widget.expect_paused_in_helper(line_of("key = (start, goal)"), "route")
+    memory = widget.root.get_by_role("region", name=re.compile("^内存 · "))
+    method = memory.get_by_role("group", name="route", exact=True)
+    caller = memory.get_by_role("group", name="plan_trip", exact=True)
+    own = method.get_by_role("link", name=re.compile(r"^self → RouteCache #\d+$")).get_attribute("aria-label")
+    cache = own.split(" → ")[1]
+    expect(caller.get_by_role("link", name=f"cache → {cache}", exact=True)).to_have_count(1)
+    box = memory.get_by_role("group", name=cache, exact=True)
+    expect(box).to_have_count(1)
+    held = box.get_by_role("link", name=re.compile(r"^roadmap → RoadMap #\d+$")).get_attribute("aria-label")
+    expect(caller.get_by_role("link", name=held, exact=True)).to_have_count(1)
