@@ -207,3 +207,51 @@ def bench_runaway(browser, server: Server, reps: int) -> dict:
                 "all_usable_again": all(s["next_status"] == FINISHED and s["next_ran"] for s in samples),
                 "reboots": sum(s["restarted"] for s in samples), "samples": samples}
     return {"isolated": isolated, "deadline_ms": deadline, "limit": summary(limit), "stop": summary(stop)}
+
+
+# ---------------------------------------------------------------- the memory picture
+
+DRAW_100 = """async (reps) => {
+  const { renderMemory, drawArrows } = await import('/assets/js/memory-picture.js');
+  // 10 names, each a list of 9 dicts holding a number and a text: 100 objects, 100 arrows.
+  const vars = new Map();
+  let id = 1;
+  for (let v = 0; v < 10; v++) {
+    const items = [];
+    const list = id++;
+    for (let k = 0; k < 9; k++) items.push({ t: 'dict', r: '{…}', len: 2, id: id++, more: 0,
+      entries: [[{ t: 'str', r: "'n'", v: 'n', len: 1 }, { t: 'int', r: String(k) }],
+                [{ t: 'str', r: "'name'", v: 'name', len: 4 }, { t: 'str', r: "'item'", v: 'item', len: 4 }]] });
+    vars.set(`name${v}`, { t: 'list', r: '[…]', len: 9, id: list, items, more: 0 });
+  }
+  const host = document.querySelector('.memory-body');
+  const t = (key, values) => stepwise.i18n.t(key, values);
+  const times = [];
+  let drawn = 0;
+  for (let rep = 0; rep < reps; rep++) {
+    const started = performance.now();
+    const picture = renderMemory([{ function: 'f', current: true, vars }], { anchor: 'bench', t, before: null });
+    host.replaceChildren(picture);
+    drawArrows(picture);                         // reads the layout: the paint's cost is in
+    times.push(performance.now() - started);
+    drawn = picture.querySelectorAll('.mem-object').length;
+    if (!picture.querySelector('.mem-more')) throw new Error('no box says what was left out');
+  }
+  host.replaceChildren();
+  return { times, drawn };
+}"""
+
+
+def bench_memory(browser, server: Server, reps: int) -> dict:
+    """Drawing one step's memory picture of a step that reaches 100 objects (the boxes up to the picture's cap,
+    the "more" box, the arrows, layout included), in the lesson page with its stylesheet."""
+    context, page, errors = new_page(browser)
+    page.goto(server.lesson_url)
+    # After the idle boot of Python: its messages would share the main thread with the drawing.
+    page.wait_for_function("() => globalThis.stepwise?.worker?.python", timeout=LONG)
+    page.wait_for_timeout(500)
+    answer = page.evaluate(DRAW_100, max(reps, 5) * 8)
+    context.close()
+    if errors:
+        log(f"page errors while drawing: {errors[:3]}")
+    return {"draw_100_ms": stats(answer["times"][1:]), "objects": 100, "drawn": answer["drawn"]}

@@ -9,6 +9,7 @@ Sections, in the order they run (each in the module named beside it):
   weight            browser.py       the bytes the lesson page transfers
   navigation        browser.py       navigation → first trace painted
   rerun             browser.py       re-runs on a warm worker
+  memory            browser.py       drawing a 100-object memory picture
   runaway           browser.py       stopping `while True: pass`, isolated and not
   million           million.py       a 1,000,000-event live run in the page
   heavy_page        heavy_page.py    heavy.py's programs as live runs in the page, click → ready
@@ -52,7 +53,8 @@ from report import markdown
 from server import Server
 from table import table
 
-BROWSER_SECTIONS = ("network", "weight", "navigation", "rerun", "runaway", "million", "heavy_page", "fresh")
+BROWSER_SECTIONS = ("network", "weight", "navigation", "rerun", "memory", "runaway", "million", "heavy_page",
+                    "fresh")
 SECTIONS = ("build", *BROWSER_SECTIONS, "overhead", "overhead_cpython", "tutor", "capacity", "heavy")
 
 
@@ -126,6 +128,9 @@ class Bench:
                 if want("rerun"):
                     attempt("rerun", "re-runs on a warm worker …",
                             lambda: browser.bench_rerun(chrome, isolated, r(1, 4)))
+                if want("memory"):
+                    attempt("memory", "drawing a 100-object memory picture …",
+                            lambda: browser.bench_memory(chrome, isolated, r(2, 5)))
                 if want("runaway"):
                     attempt("runaway_isolated", "runaway stop (isolated) …",
                             lambda: browser.bench_runaway(chrome, isolated, r(1, 3)))

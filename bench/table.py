@@ -61,7 +61,8 @@ def row(figure: str, budget: b.Budget, s: dict | None, fmt, *, met: bool | None 
 def table(results: dict) -> list[dict]:
     rows = [{"figure": f"Section `{name}` failed", "budget": "—", "measured": message.splitlines()[0][:200],
              "ratio": None, "met": False, "notes": None} for name, message in results.get("failures", {}).items()]
-    for key, rows_of in (("navigation", navigation_rows), ("rerun", rerun_rows), ("overhead", overhead_rows),
+    for key, rows_of in (("navigation", navigation_rows), ("rerun", rerun_rows), ("memory", memory_rows),
+                         ("overhead", overhead_rows),
                          ("overhead_cpython", cpython_rows), ("tutor", tutor_rows), ("million", million_rows),
                          ("fresh", fresh_rows),
                          ("capacity", capacity_rows), ("runaway", runaway_rows), ("network", network_rows),
@@ -75,6 +76,11 @@ def navigation_rows(nav: dict) -> list[dict]:
     return [row(f"Navigation → first trace painted, {name} cache", budget, nav[name]["painted_ms"], fmt_ms,
                 met=None if nav[name]["all_finished"] else False, notes="Navigation")
             for name, budget in (("cold", b.INFO), ("warm", b.INFO))]
+
+
+def memory_rows(memory: dict) -> list[dict]:
+    return [row(f"Drawing one step's memory picture: {memory['objects']} objects reached, {memory['drawn']} drawn "
+                "(boxes, arrows, layout)", b.FRAME, memory["draw_100_ms"], fmt_ms)]
 
 
 def rerun_rows(rerun: dict) -> list[dict]:

@@ -188,33 +188,38 @@ function inside(node, cell, t) {
 export function drawArrows(picture) {
   const svg = picture.querySelector(".mem-arrows");
   if (!svg) return;
+  // Every position is read before anything is written: a write between two reads would lay the page
+  // out again at each arrow.
   const origin = picture.getBoundingClientRect();
-  svg.setAttribute("width", String(picture.scrollWidth));
-  svg.setAttribute("height", String(picture.scrollHeight));
-  svg.replaceChildren();
-  const defs = document.createElementNS(SVG, "defs");
-  const marker = document.createElementNS(SVG, "marker");
+  const width = picture.scrollWidth, height = picture.scrollHeight;
+  const boxes = new Map([...picture.querySelectorAll(".mem-object")].map((box) => [
+    /** @type {HTMLElement} */ (box).dataset.id, box.getBoundingClientRect()]));
+  const lines = [];
+  for (const link of picture.querySelectorAll(".mem-ref[data-to]")) {
+    const to = boxes.get(/** @type {HTMLElement} */ (link).dataset.to);
+    const dot = link.querySelector(".mem-dot");
+    if (!to || !dot) continue;
+    const from = dot.getBoundingClientRect();
+    lines.push([from.left + from.width / 2 - origin.left, from.top + from.height / 2 - origin.top,
+      to.left - origin.left, to.top + 12 - origin.top]);
+  }
   const markerId = `${picture.closest("[id]")?.id ?? "mem"}-head`;
+  const marker = document.createElementNS(SVG, "marker");
   for (const [key, value] of [["id", markerId], ["viewBox", "0 0 8 8"], ["refX", "7"], ["refY", "4"],
     ["markerWidth", "7"], ["markerHeight", "7"], ["orient", "auto-start-reverse"]]) marker.setAttribute(key, value);
   const tip = document.createElementNS(SVG, "path");
   tip.setAttribute("d", "M0,0 L8,4 L0,8 z");
   marker.append(tip);
+  const defs = document.createElementNS(SVG, "defs");
   defs.append(marker);
-  svg.append(defs);
-  for (const link of picture.querySelectorAll(".mem-ref[data-to]")) {
-    const box = picture.querySelector(`.mem-object[data-id="${/** @type {HTMLElement} */ (link).dataset.to}"]`);
-    const dot = link.querySelector(".mem-dot");
-    if (!box || !dot) continue;
-    const from = dot.getBoundingClientRect(), to = box.getBoundingClientRect();
-    const x1 = from.left + from.width / 2 - origin.left, y1 = from.top + from.height / 2 - origin.top;
-    const x2 = to.left - origin.left, y2 = to.top + 12 - origin.top;
-    const bend = Math.max(30, Math.abs(x2 - x1) / 2);
+  const paths = lines.map(([x1, y1, x2, y2]) => {
+    const bend = x2 > x1 + 10 ? Math.max(30, (x2 - x1) / 2) : 60;
     const path = document.createElementNS(SVG, "path");
-    path.setAttribute("d", x2 > x1 + 10
-      ? `M${x1},${y1} C${x1 + bend},${y1} ${x2 - bend},${y2} ${x2},${y2}`
-      : `M${x1},${y1} C${x1 + 60},${y1} ${x2 - 60},${y2} ${x2},${y2}`);
+    path.setAttribute("d", `M${x1},${y1} C${x1 + bend},${y1} ${x2 - bend},${y2} ${x2},${y2}`);
     path.setAttribute("marker-end", `url(#${markerId})`);
-    svg.append(path);
-  }
+    return path;
+  });
+  svg.setAttribute("width", String(width));
+  svg.setAttribute("height", String(height));
+  svg.replaceChildren(defs, ...paths);
 }
