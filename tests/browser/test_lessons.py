@@ -56,16 +56,21 @@ def test_every_case_runs_in_the_page_as_in_cpython(pages, slug, name, case):
     assert normalise(shown) == (expected["stdout"] or "（没有输出）")   # an empty run says so
 
 
-def test_step_into_a_method_inspect_self_and_choose_a_frame(pages):
+def into_route(pages) -> tuple[Widget, int]:
+    """plan_trip on the town case, stepped into its first `cache.route(a, b)`; (widget, the call's line)."""
     widget = widget_for(pages, "routes", "plan_trip")
-    widget.select("town")
+    widget.reset("town")
     call = line_of("leg_minutes, path = cache.route(a, b)")
     widget.bp(call).click()
     widget.press("debug")
     widget.expect_paused(call)
     widget.press("into")
-    first = line_of("key = (start, goal)")
-    widget.expect_paused_in_helper(first, "route")
+    widget.expect_paused_in_helper(line_of("key = (start, goal)"), "route")
+    return widget, call
+
+
+def test_step_into_a_method_inspect_self_and_choose_a_frame(pages):
+    widget, call = into_route(pages)
     # The method's lines are shown, with breakpoint buttons; plan_trip's are not.
     expect(widget.bp(line_of("if key in self.saved:"))).to_be_visible()
     expect(widget.root.locator(f'.dbg-code .line[data-line="{call}"]')).to_be_hidden()
@@ -122,14 +127,7 @@ def test_deep_recursion_folds_the_stack(pages):
 def test_the_memory_picture_draws_a_method_and_its_caller_sharing_objects(pages):
     """Textbook code in the memory picture: the method's `self` and its caller's `cache` are one object,
     drawn once with an arrow from each frame; the map the cache holds is the caller's `roadmap`."""
-    widget = widget_for(pages, "routes", "plan_trip")
-    widget.reset("town")
-    call = line_of("leg_minutes, path = cache.route(a, b)")
-    widget.bp(call).click()
-    widget.press("debug")
-    widget.expect_paused(call)
-    widget.press("into")
-    widget.expect_paused_in_helper(line_of("key = (start, goal)"), "route")
+    widget, _ = into_route(pages)
     memory = widget.root.get_by_role("region", name=re.compile("^内存 · "))
     method = memory.get_by_role("group", name="route", exact=True)
     caller = memory.get_by_role("group", name="plan_trip", exact=True)
