@@ -39,7 +39,7 @@ class ObjectNumbers:
     `entries`: number -> [address, type id, weak reference | None, times reached, numbers it reaches].
     `bound`: address -> the number the object there has now."""
 
-    __slots__ = ("entries", "bound", "next", "pending", "died", "_by_ref", "retired", "_callback", "__weakref__")
+    __slots__ = ("entries", "bound", "next", "pending", "died", "_by_ref", "_callback", "__weakref__")
 
     def __init__(self) -> None:
         self.entries: dict[int, list] = {}
@@ -48,7 +48,6 @@ class ObjectNumbers:
         self.pending: list[int] = []      # numbers that may be reached by nothing: looked at by `settle`
         self.died: list[int] = []         # numbers whose objects died (`_died`), not yet let go
         self._by_ref: dict[int, int] = {}   # id of a weak reference -> its number
-        self.retired = 0                  # numbers let go so far
         self._callback = _died_callback(self)
 
     def number(self, value: object) -> int:
@@ -155,7 +154,6 @@ class ObjectNumbers:
         entry = self.entries.pop(number, None)
         if entry is None:
             return
-        self.retired += 1
         if entry[2] is not None:
             del self._by_ref[id(entry[2])]
         if self.bound.get(entry[0]) == number:
@@ -174,9 +172,6 @@ class ObjectNumbers:
         if entry is not None and self.bound.get(entry[0]) == number:
             del self.bound[entry[0]]
         self.died.append(number)
-
-    def __len__(self) -> int:
-        return len(self.entries)
 
 
 def _died_callback(numbers: ObjectNumbers):
