@@ -9,7 +9,7 @@ import { Replay } from "./replay.js";
 import { highlightPython } from "./python-highlight.js";
 import { renderValue, shortText } from "./values-view.js";
 import { historyBytes, isHistory, renderHistory } from "./history-picture.js";
-import { drawArrows, objectsReached, renderMemory } from "./memory-picture.js";
+import { drawArrows, freshened, objectsReached, renderMemory } from "./memory-picture.js";
 import { count } from "./i18n.js";
 
 /** Frames the memory picture draws at most: the two outermost and the innermost rest. */
@@ -52,6 +52,9 @@ function recordedTrace(path) {
 }
 
 export class Debugger extends EventTarget {
+  /** @type {{replay: any, cells: Map<number, [number, number]>}|undefined} the memory picture's last cells */
+  #memoryCells;
+
   /**
    * @param {HTMLElement} root the widget's <section>
    * @param {{lesson: object, fn: object, name: string, worker: import("./worker-client.js").WorkerClient,
@@ -545,7 +548,8 @@ export class Debugger extends EventTarget {
       else row.removeAttribute("aria-current");
       row.classList.toggle("done", active > n || (position.finished && this.#functionFinished()));
     });
-    this.#renderVariables(position, last, position.finished ? this.name : viewed?.function ?? this.name);
+    this.#renderVariables(position, last, position.finished ? this.name : viewed?.function ?? this.name,
+      position.finished ? [] : stack.slice(stack.indexOf(viewed) + 1));
     this.#renderMemory(position, last, stack, viewed);
     this.#renderStack(stack, position.finished);
     this.#renderOutput(index, position);
@@ -615,13 +619,20 @@ export class Debugger extends EventTarget {
     return best ?? [low, high];
   }
 
-  #renderVariables(position, last, scope) {
+  /**
+   * The viewed frame's values; `called` are the frames it called, still running (innermost last): what
+   * they saw of an object is newer than the viewed frame's own look (memory-picture.js `freshened`).
+   */
+  #renderVariables(position, last, scope, called) {
     const body = this.#el(".vars-body");
     body.replaceChildren();
     const history = this.#el(".history");
     history.replaceChildren();
     if (last < 0) return;
-    const { vars, changed } = this.replay.localsAt(last, position.finished ? null : this.viewedFrame);
+    const own = this.replay.localsAt(last, position.finished ? null : this.viewedFrame);
+    const { changed } = own;
+    const vars = !called.length ? own.vars : freshened(own.vars, objectsReached(
+      called.map((frame) => this.replay.localsAt(last, frame.id)).reverse(), this.replay.returnAt(last)));
     this.#renderLineValues(position.finished ? new Map() : vars, changed);
     const table = el("dl", "vars");
     const budget = this.#budget(vars);
@@ -677,7 +688,11 @@ export class Debugger extends EventTarget {
     const returned = position.finished ? null : this.replay.returnAt(position.index);
     const before = position.finished || last < 1 ? null
       : objectsReached(framesAt(last - 1, this.replay.stackAt(last - 1)).reverse(), this.replay.returnAt(last - 1));
-    const picture = renderMemory(frames, { returned, before, folded, anchor: `${this.root.id}-obj`, t: this.t });
+    // Objects keep their cells from the picture before while the same run is shown (memory-layout.js).
+    const kept = this.#memoryCells?.replay === this.replay ? this.#memoryCells.cells : undefined;
+    const { picture, cells } = renderMemory(frames, { returned, before, folded, anchor: `${this.root.id}-obj`,
+      t: this.t, cells: kept });
+    this.#memoryCells = { replay: this.replay, cells };
     body.append(picture);
     requestAnimationFrame(() => drawArrows(picture));
   }

@@ -6,7 +6,11 @@
 // Accessible names (tests find the picture by them): an object is a group named `<type> #<n>`, a frame a
 // group named by its function, a reference a link named `<label> → <type> #<n>` (a variable's name, `[i]`,
 // a dict key's short text, or a field's name). Values are data: all text goes in through textContent.
+import { drawingOrder, heldBy, isObject, neighbour, placeObjects } from "./memory-layout.js";
 import { shortText } from "./values-view.js";
+
+/** A value's short text in the picture: a text as Python writes it ('content'), the rest as Variables does. */
+const pythonText = (value) => (value?.t === "str" && typeof value.r === "string" ? value.r : shortText(value));
 
 /** Objects drawn at most; the rest are counted in a "more" box. */
 export const OBJECTS_CAP = 60;
@@ -18,9 +22,6 @@ function el(tag, className, text) {
   if (text !== undefined) node.textContent = text;
   return node;
 }
-
-/** Does this preview node stand for an object of its own (it has a number)? */
-const isObject = (value) => value !== null && typeof value === "object" && Number.isInteger(value.id);
 
 /** Does the node show what the object holds (not a cycle mark or a node cut at a cap)? */
 const showsInside = (node) => Array.isArray(node.items) || Array.isArray(node.entries) || Array.isArray(node.fields);
@@ -42,59 +43,90 @@ export function objectsReached(frames, returned) {
       if (known !== undefined && (showsInside(known) || !showsInside(node))) return;
       found.set(node.id, node);
     }
-    for (const item of node.items ?? []) visit(item);
-    for (const [key, value] of node.entries ?? []) { visit(key); visit(value); }
-    for (const [, value] of node.fields ?? []) visit(value);
+    for (const part of heldBy(node)) visit(part);
   };
   visit(returned);
   for (const frame of frames) for (const value of frame.vars.values()) visit(value);
   return found;
 }
 
-/**
- * The boxes' order: depth first from the frames as drawn (outermost first), so what one object holds comes
- * right after it; the same structure gives the same order at every step, and a box keeps its place.
- */
-function drawingOrder(frames, returned, objects) {
-  /** @type {Set<number>} */
-  const order = new Set();
-  const visit = (value) => {
-    if (!isObject(value) || order.has(value.id) || !objects.has(value.id)) return;
-    order.add(value.id);
-    const node = objects.get(value.id);
-    for (const item of node.items ?? []) visit(item);
-    for (const [key, part] of node.entries ?? []) { visit(key); visit(part); }
-    for (const [, part] of node.fields ?? []) visit(part);
-  };
-  for (const frame of frames) for (const value of frame.vars.values()) visit(value);
-  visit(returned);
-  return [...order];
-}
-
 /** What a box shows, to tell a changed object from an unchanged one between two steps. */
 export const contentKey = (node) => JSON.stringify(node);
 
 /**
+ * A frame's values with each object it holds shown as the newest look at it: a caller's previews date
+ * from its last line, and the frames it called may have changed the same objects since (an item set
+ * through an alias changes one object, seen from every name that holds it).
+ * @param {Map<string, any>} vars  one frame's values
+ * @param {Map<number, any>} newer  the objects the frames it called reached (objectsReached)
+ * @returns {Map<string, any>}
+ */
+export function freshened(vars, newer) {
+  if (!newer.size) return vars;
+  const fresh = (node) => {
+    if (node === null || typeof node !== "object") return node;
+    const later = isObject(node) ? newer.get(node.id) : undefined;
+    if (later !== undefined && showsInside(later)) return later;
+    if (!showsInside(node)) return node;
+    const copy = { ...node };
+    if (node.items) copy.items = node.items.map(fresh);
+    if (node.entries) copy.entries = node.entries.map(([key, value]) => [fresh(key), fresh(value)]);
+    if (node.fields) copy.fields = node.fields.map(([name, value]) => [name, fresh(value)]);
+    return copy;
+  };
+  return new Map([...vars].map(([name, value]) => [name, fresh(value)]));
+}
+
+/**
  * The picture of one step.
  * @param {{function: string, current: boolean, vars: Map<string, any>}[]} frames outermost first
- * @param {{returned?: any, before?: Map<number, any>|null, folded?: number, anchor: string, t: Function}} options
+ * @param {{returned?: any, before?: Map<number, any>|null, folded?: number, anchor: string, t: Function,
+ *   cells?: Map<number, [number, number]>}} options
  *   `before`: the objects of the step before (what changed is marked); `folded`: frames left out after the
- *   first two (a deep recursion); `anchor`: a prefix for element ids
- * @returns {HTMLElement}
+ *   first two (a deep recursion); `anchor`: a prefix for element ids; `cells`: where the picture drawn
+ *   before put its objects (memory-layout.js), kept for those still drawn
+ * @returns {{picture: HTMLElement, cells: Map<number, [number, number]>}}
  */
-export function renderMemory(frames, { returned, before = null, folded = 0, anchor, t }) {
+export function renderMemory(frames, { returned, before = null, folded = 0, anchor, t, cells: previous }) {
   const objects = objectsReached([...frames].reverse(), returned);
-  const picture = el("div", "memory");
-  const frameColumn = el("div", "mem-frames");
-  const objectColumn = el("div", "mem-objects");
+  const roots = [...frames.flatMap((frame) => [...frame.vars.values()]), returned];
+  const order = drawingOrder(roots, objects);
+  const shown = new Set(order.slice(0, OBJECTS_CAP));
+  const cells = placeObjects(roots, objects, shown, previous);
+  const newest = before ? Math.max(0, ...before.keys()) : 0;
   const target = (id) => `${anchor}-${id}`;
-  const drawn = drawingOrder(frames, returned, objects);
-  const shown = new Set(drawn.slice(0, OBJECTS_CAP));
   const cell = (label, value) => (isObject(value) && objects.has(value.id) ? reference(label, value, shown, target, t)
-    : el("span", "mem-value", shortText(value)));
+    : el("span", "mem-value", pythonText(value)));
+  const picture = el("div", "memory");
+  const objectColumn = el("div", "mem-objects");
+  const byPlace = [...cells].sort(([, a], [, b]) => a[0] - b[0] || a[1] - b[1]);
+  for (const [id, [row, column]] of byPlace) {
+    const box = objectBox(id, objects.get(id), { before, newest, cell, t });
+    box.id = target(id);
+    box.style.gridRow = String(row + 1);
+    box.style.gridColumn = String(column + 1);
+    box.tabIndex = byPlace[0][0] === id ? 0 : -1;   // one Tab stop; arrow keys walk the boxes
+    objectColumn.append(box);
+  }
+  if (order.length > shown.size) {
+    const more = el("div", "mem-more", t("more_objects", { n: order.length - shown.size }));
+    more.style.gridRow = String(Math.max(0, ...[...cells.values()].map(([row]) => row)) + 2);
+    objectColumn.append(more);
+  }
+  if (!order.length) objectColumn.append(el("p", "empty", t("no_objects")));
+  objectColumn.addEventListener("keydown", (event) => walk(event, cells, objectColumn));
+  const arrows = document.createElementNS(SVG, "svg");
+  arrows.classList.add("mem-arrows");
+  arrows.setAttribute("aria-hidden", "true");
+  picture.append(frameColumn(frames, { returned, folded, cell, t }), objectColumn, arrows);
+  return { picture, cells };
+}
 
+/** The frames, outermost first: a group per frame named by its function, a row per variable. */
+function frameColumn(frames, { returned, folded, cell, t }) {
+  const column = el("div", "mem-frames");
   frames.forEach((frame, n) => {
-    if (folded && n === 2) frameColumn.append(el("div", "mem-more", t("more_frames", { n: folded })));
+    if (folded && n === 2) column.append(el("div", "mem-more", t("more_frames", { n: folded })));
     const box = el("div", frame.current ? "mem-frame current" : "mem-frame");
     box.setAttribute("role", "group");
     box.setAttribute("aria-label", frame.function);
@@ -106,32 +138,45 @@ export function renderMemory(frames, { returned, before = null, folded = 0, anch
     }
     if (!frame.vars.size) rows.append(el("span", "mem-empty", t("no_locals")));
     box.append(rows);
-    frameColumn.append(box);
+    column.append(box);
   });
-  for (const id of drawn) {
-    if (!shown.has(id)) continue;
-    const node = objects.get(id);
-    const box = el("div", "mem-object");
-    box.id = target(id);
-    box.dataset.id = String(id);
-    box.setAttribute("role", "group");
-    box.setAttribute("aria-label", `${node.t} #${id}`);
-    box.tabIndex = -1;
-    if (before && !before.has(id)) box.classList.add("made");
-    else if (before && contentKey(before.get(id)) !== contentKey(node)) box.classList.add("changed");
-    box.append(el("div", "mem-head", `${node.t} #${id}`));
-    box.append(inside(node, cell, t));
-    objectColumn.append(box);
+  return column;
+}
+
+/**
+ * An object's box: a group named `<type> #<n>`, marked when made or changed since the step before. Made:
+ * numbers are given in the order objects are first seen, so an object made at this step has a number
+ * above all those of the step before; one only newly reached (an old object fetched from a cache) has not.
+ */
+function objectBox(id, node, { before, newest, cell, t }) {
+  const box = el("div", "mem-object");
+  box.dataset.id = String(id);
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", `${node.t} #${id}`);
+  const mark = !before ? null : !before.has(id) ? (id > newest ? "made" : null)
+    : contentKey(before.get(id)) !== contentKey(node) ? "changed" : null;
+  const head = el("div", "mem-head", `${node.t} #${id}`);
+  if (mark) {
+    box.classList.add(mark);
+    head.append(el("span", "mem-mark", t(mark)));   // in words too, not by colour alone
   }
-  if (drawn.length > shown.size) {
-    objectColumn.append(el("div", "mem-more", t("more_objects", { n: drawn.length - shown.size })));
-  }
-  if (!drawn.length) objectColumn.append(el("p", "empty", t("no_objects")));
-  const arrows = document.createElementNS(SVG, "svg");
-  arrows.classList.add("mem-arrows");
-  arrows.setAttribute("aria-hidden", "true");
-  picture.append(frameColumn, objectColumn, arrows);
-  return picture;
+  box.append(head);
+  box.append(inside(node, cell, t));
+  return box;
+}
+
+/** Arrow keys on a box move to the nearest box that way (memory-layout.js `neighbour`). */
+function walk(event, cells, column) {
+  const box = /** @type {HTMLElement} */ (event.target);
+  if (!box.classList?.contains("mem-object") || !/^Arrow(Left|Right|Up|Down)$/.test(event.key)) return;
+  const next = neighbour(cells, Number(box.dataset.id), event.key);
+  const to = next === undefined ? null : /** @type {HTMLElement|null} */ (column.querySelector(`[data-id="${next}"]`));
+  event.preventDefault();
+  event.stopPropagation();   // the page's own keys (a step) are not meant
+  if (!to) return;
+  box.tabIndex = -1;
+  to.tabIndex = 0;
+  to.focus();
 }
 
 function row(label, value) {
@@ -154,7 +199,7 @@ function reference(label, value, shown, target, t) {
       box?.focus({ preventScroll: false });
     });
   }
-  link.append(el("span", "mem-dot"), el("span", "mem-ref-text", name));
+  link.append(el("span", "mem-ref-text", name), el("span", "mem-dot"));   // the arrow leaves from the dot, past the text
   link.title = t("goes_to", { name });
   return link;
 }
@@ -168,12 +213,12 @@ function inside(node, cell, t) {
     node.items.forEach((item, i) => {
       const box = el("div", "mem-cell");
       if (indexed) box.append(el("span", "mem-index", String(i)));
-      box.append(cell(indexed ? `[${i}]` : shortText(item), item));
+      box.append(cell(indexed ? `[${i}]` : pythonText(item), item));
       cells.append(box);
     });
     rows.append(cells);
   }
-  for (const [key, value] of node.entries ?? []) rows.append(row(shortText(key), cell(shortText(key), value)));
+  for (const [key, value] of node.entries ?? []) rows.append(row(pythonText(key), cell(pythonText(key), value)));
   for (const [name, value] of node.fields ?? []) rows.append(row(name, cell(name, value)));
   if (!showsInside(node)) rows.append(el("span", "mem-value", node.r ?? ""));
   if (node.more > 0) rows.append(el("span", "mem-more-items", t("more_items", { n: node.more })));

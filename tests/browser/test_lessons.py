@@ -138,3 +138,20 @@ def test_the_memory_picture_draws_a_method_and_its_caller_sharing_objects(pages)
     expect(box).to_have_count(1)
     held = box.get_by_role("link", name=re.compile(r"^roadmap → RoadMap #\d+$")).get_attribute("aria-label")
     expect(caller.get_by_role("link", name=held, exact=True)).to_have_count(1)
+
+
+def test_a_callers_view_of_an_object_is_its_newest(pages):
+    """Inside route, `self.saved[key] = found` changes the cache plan_trip holds: the caller's frame shows the
+    cache as it is now (one object, seen from every frame), not as plan_trip last looked at it."""
+    widget, call = into_route(pages)
+    line = line_of("return found")
+    widget.bp(line).click()
+    widget.press("continue")
+    widget.expect_paused_in_helper(line, "route")
+    widget.root.locator(".frames button").nth(1).click()
+    expect(widget.root.locator(".dbg-code .line.caller")).to_have_attribute("data-line", str(call))
+    cache = widget.variables.locator("details").filter(has_text="RouteCache").first
+    cache.locator("summary").first.click()
+    expect(cache).to_contain_text(re.compile(r"saved\s*=\s*dict\[1\]\s*\{\('home', 'school'\)"))
+    pages["routes"].page.evaluate("([name, line]) => stepwise.debuggers.get(name).toggleBreakpoint(line)",
+                                  ["plan_trip", line])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from pages import Widget
 from playwright.sync_api import expect
 
@@ -98,6 +99,153 @@ def test_screenshots(open_page):
         pause(widget, "old", 61)
         region = memory(widget)
         expect(region.locator(".mem-arrows > path").first).to_be_attached()
-        if name == "phone":   # stacked: nothing wider than the screen
+        if name == "phone":   # the picture pans inside its panel: the page is no wider than the screen
             assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
         region.screenshot(path=SCREENSHOTS / f"memory-trim_results-{name}.png", animations="disabled")
+
+
+# ---------------------------------------------------------------- textbook structures (code of a first course)
+
+STRUCTURES = Path(__file__).resolve().parents[1] / "fixtures" / "py" / "textbook" / "structures.py"
+STRUCTURES_PATH = "tests/fixtures/py/textbook/structures.py"
+
+
+def line_in(function: str, text: str) -> int:
+    """The line of structures.py in `function` (a def's name) that starts with `text` (stripped)."""
+    lines = STRUCTURES.read_text(encoding="utf-8").splitlines()
+    start = next(n for n, line in enumerate(lines) if line.strip().startswith(f"def {function}("))
+    return next(n for n, line in enumerate(lines[start:], start + 1) if line.strip().startswith(text))
+
+
+@pytest.fixture(scope="module")
+def structures(chromium, lessons_server):
+    from conftest import new_page
+    opened = new_page(chromium, lessons_server, lesson="structures")
+    yield opened
+    problems = opened.problems()
+    opened.context.close()
+    assert not problems, "\n".join(problems)
+
+
+def paused_in(page, function: str, line: int, hits: int = 1) -> tuple[Widget, object]:
+    """The `function` debugger paused at `line` (its `hits`-th time); (widget, its memory region)."""
+    widget = Widget(page, function, path=STRUCTURES_PATH)
+    widget.bp(line).click()
+    widget.press("debug")
+    for _ in range(hits - 1):
+        widget.expect_paused(line)
+        widget.press("continue")
+    widget.expect_paused(line)
+    return widget, memory(widget)
+
+
+def box(region, name: str):
+    return region.get_by_role("group", name=name, exact=True)
+
+
+def cell(group) -> tuple[int, int]:
+    """The (row, column) the picture's grid gives a box."""
+    style = "b => [getComputedStyle(b).gridRowStart, getComputedStyle(b).gridColumnStart].map(Number)"
+    return tuple(group.evaluate(style))
+
+
+def chain(region, start: str, field: str) -> list[str]:
+    """The objects met following `field` links from the box named `start`."""
+    met = [start]
+    while (found := references(box(region, met[-1])).get(field)) is not None:
+        met.append(found)
+    return met
+
+
+def test_a_linked_list_is_a_row_of_nodes_that_keep_their_places(structures):
+    page = structures.page
+    widget, region = paused_in(page, "LinkedList.reverse", line_in("reverse", "current.next_node = previous"))
+    frame = references(box(region, "reverse"))
+    assert frame["self"].startswith("LinkedList #") and frame["current"].startswith("Node #")
+    nodes = chain(region, references(box(region, frame["self"]))["head"], "next_node")
+    assert len(nodes) == 4 and all(name.startswith("Node #") for name in nodes)
+    for name, data in zip(nodes, "1234", strict=True):
+        expect(box(region, name)).to_contain_text(re.compile(rf"data\s*{data}"))
+    # Python Tutor's row: the list, then its nodes left to right, in one row.
+    cells = [cell(box(region, name)) for name in [frame["self"], *nodes]]
+    assert [row for row, _ in cells] == [cells[0][0]] * 5, cells
+    assert [column for _, column in cells] == list(range(1, 6)), cells
+    lefts = [box(region, name).bounding_box()["x"] for name in nodes]
+    assert lefts == sorted(lefts)
+    assert region.locator(".mem-arrows > path").count() == region.locator(".mem-ref[href]").count()
+    # A turn of the loop later the first node points back at nothing, and no box has moved.
+    widget.press("continue")
+    widget.expect_paused(line_in("reverse", "current.next_node = previous"))
+    assert "next_node" not in references(box(region, nodes[0]))
+    assert references(box(region, "reverse"))["previous"] == nodes[0]
+    assert [cell(box(region, name)) for name in [frame["self"], *nodes]] == cells
+    # The keyboard walks the boxes: one Tab stop, arrow keys to the neighbour.
+    first = region.locator(".mem-object[tabindex='0']")
+    expect(first).to_have_count(1)
+    first.focus()
+    start = first.get_attribute("aria-label")
+    page.keyboard.press("ArrowRight")
+    moved = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert moved != start and cell(box(region, moved))[1] == cell(box(region, start))[1] + 1
+
+
+def test_a_binary_search_tree_spreads_down_and_right(structures):
+    _, region = paused_in(structures.page, "build_tree", line_in("build_tree", "return root"))
+    root = references(box(region, "build_tree"))["root"]
+    children = references(box(region, root))
+    assert children["left"].startswith("TreeNode #") and children["right"].startswith("TreeNode #")
+    expect(box(region, children["left"])).to_contain_text(re.compile(r"key\s*30"))
+    expect(box(region, children["right"])).to_contain_text(re.compile(r"key\s*70"))
+    expect(region.get_by_role("group", name=re.compile(r"^TreeNode #\d+$"))).to_have_count(6)
+    (row, column), left = cell(box(region, root)), cell(box(region, children["left"]))
+    right = cell(box(region, children["right"]))
+    assert left == (row, column + 1), (row, column, left)
+    assert right[1] == column + 1 and right[0] > row
+
+
+def test_a_graph_as_a_dict_of_lists(structures):
+    _, region = paused_in(structures.page, "breadth_first", line_in("breadth_first", "return seen"))
+    frame = references(box(region, "breadth_first"))
+    graph = references(box(region, frame["graph"]))
+    assert set(graph) == {"'home'", "'bakery'", "'park'", "'school'", "'library'"}
+    assert all(name.startswith("list #") for name in graph.values()) and len(set(graph.values())) == 5
+    expect(box(region, graph["'home'"])).to_contain_text("'bakery'")
+    expect(box(region, frame["seen"])).to_contain_text("'library'")
+
+
+def test_a_class_holding_a_list_of_objects(structures):
+    """The second enrol: the student just made is marked new (in words, not colour alone); a step later the
+    room's list holds it, the list marked changed, the student no longer new."""
+    widget, region = paused_in(structures.page, "Classroom.enrol", line_in("enrol", "self.students.append"), hits=2)
+    made = references(box(region, "enrol"))["student"]
+    expect(box(region, made)).to_have_class(re.compile(r"\bmade\b"))
+    expect(box(region, made)).to_contain_text("新建")
+    expect(region.locator(".mem-object.made")).to_have_count(2)   # the student and its scores
+    widget.press("over")
+    widget.expect_paused(line_in("enrol", "return student"))
+    frame = references(box(region, "enrol"))
+    room = references(box(region, frame["self"]))
+    expect(box(region, room["students"])).to_have_class(re.compile(r"\bchanged\b"))
+    expect(box(region, room["students"])).to_contain_text("已变化")
+    expect(region.locator(".mem-object.made")).to_have_count(0)
+    students = references(box(region, references(box(region, frame["self"]))["students"]))
+    assert students["[1]"] == frame["student"], "the object just made is the one the list holds"
+    assert students["[0]"] != students["[1]"]
+    expect(box(region, frame["student"])).to_contain_text("'Alan'")
+    assert references(box(region, frame["student"]))["scores"].startswith("list #")
+
+
+def test_a_phone_pans_the_picture(chromium, lessons_server):
+    from conftest import new_page
+    opened = new_page(chromium, lessons_server, lesson="structures", viewport={"width": 375, "height": 812})
+    try:
+        _, region = paused_in(opened.page, "LinkedList.reverse", line_in("reverse", "current.next_node = previous"))
+        expect(region.locator(".mem-arrows > path").first).to_be_attached()
+        assert opened.page.evaluate("() => document.documentElement.scrollWidth") <= 375
+        body = region.locator(".memory-body")
+        assert body.evaluate("b => b.scrollWidth > b.clientWidth"), "the row of nodes is wider than a phone: it pans"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        region.screenshot(path=SCREENSHOTS / "memory-linked-list-phone.png", animations="disabled")
+        assert not opened.problems()
+    finally:
+        opened.context.close()
