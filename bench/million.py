@@ -18,6 +18,7 @@ from pathlib import Path
 from page import bench_page_result, run_standalone, write_bench_page
 
 ITERATIONS = 327_933      # ~1,000,200 events (3.05 per iteration)
+CHAIN = 250_000           # links made by `chain`: past a million events, so the run ends at the event cap
 PROGRAM = (Path(__file__).parent / "capacity_program.py").read_text(encoding="utf-8")  # bench/capacity.mjs's too
 
 # The page's module (a file of its own: the site's Content-Security-Policy allows no inline script).
@@ -57,6 +58,32 @@ async function once(n) {
     click_to_ready_ms: ready - clicked, worker_ms: answer.ms, worker_phases: answer.phases,
     message_ms: arrived - clicked - answer.ms, revive_ms: revived - arrived,
     longest_main_task_ms: Math.max(0, ...during.map(([, d]) => d)), long_tasks: during.length } };
+}
+
+/**
+ * A run whose every step holds numbered objects (a linked list begun again every 20 links), up to the
+ * event cap: does it fit the page (events kept, ready, a step's queries and memory picture data)?
+ */
+async function objectsRun() {
+  const clicked = performance.now();
+  const answer = await data.worker.run({ ...request(0), setup: "from stepwise_million.capacity import chain\\n",
+    entry: `result = chain(${data.chain})\\n`, function: "chain", case: "chain" }).result;
+  if (answer.type !== "trace") throw new Error(`the objects run answered ${answer.type}: ${answer.message ?? ""}`);
+  const replay = Replay.fromParts(answer.replay);
+  replay.start();
+  paintQueries(replay);
+  await frame();
+  const ready = performance.now();
+  const { objectsReached } = await import("./assets/js/memory-picture.js");
+  const move = time("step over + paint queries + objects reached", 300, () => {}, () => {
+    if (replay.stepOver().reason === "end") replay.start();
+    const [stack] = paintQueries(replay);
+    const at = replay.position().index;
+    objectsReached(stack.map((frame) => replay.localsAt(at, frame.id)).reverse(), replay.returnAt(at));
+  });
+  return { events: replay.eventCount, stats: replay.trace.stats, end: replay.trace.end.status, gap: replay.gapInfo(),
+    click_to_ready_ms: ready - clicked, worker_ms: answer.ms, move,
+    heap_mb: performance.memory ? performance.memory.usedJSHeapSize / 1e6 : null };
 }
 
 function time(label, count, before, move) {
@@ -113,7 +140,7 @@ try {
   moves.push({ label: "first continue to a conditional breakpoint (i == k)", median: conditional[2],
                p95: conditional[4], max: conditional[4] });
   const heap = performance.memory ? { used_mb: performance.memory.usedJSHeapSize / 1e6 } : null;
-  window.__million = { runs, moves, heap };
+  window.__million = { runs, moves, heap, objects: await objectsRun() };
 } catch (error) {
   window.__million = { error: String(error?.stack ?? error) };
 }
@@ -123,7 +150,7 @@ try {
 def prepare(site: Path, iterations: int = ITERATIONS, repeats: int = 3) -> str:
     """Write the capacity program and the bench page into the built `site`; return the page's path."""
     return write_bench_page(site, "bench-million", "stepwise_million", {"capacity.py": PROGRAM}, SCRIPT,
-                            {"iterations": iterations, "repeats": repeats})
+                            {"iterations": iterations, "repeats": repeats, "chain": CHAIN})
 
 
 def bench_million(browser, new_page, server, repeats: int = 3) -> dict:

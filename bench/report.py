@@ -191,7 +191,21 @@ def million_note(mil: dict) -> str:
             f"{r['events']:,} events; of the click → ready time, the worker's run (record, pack, convert) took "
             f"{fmt_ms(phases_.get('run'))} (traced {fmt_ms(r['stats']['elapsed_ms'])}), its indexing "
             f"{fmt_ms(phases_.get('index'))}, the message {fmt_ms(r['message_ms'])} and the page's revive "
-            f"{fmt_ms(r['revive_ms'])}; {r['long_tasks']} long tasks on the main thread.")
+            f"{fmt_ms(r['revive_ms'])}; {r['long_tasks']} long tasks on the main thread." + objects_note(mil))
+
+
+def objects_note(mil: dict) -> str:
+    """The run whose every step holds numbered objects (bench/million.py `objectsRun`), if measured."""
+    o = mil.get("objects")
+    if not o:
+        return ""
+    gap = o.get("gap") or {}
+    return (f" With objects at every step (a linked list begun again every 20 links, object numbers on): "
+            f"{o['stats']['events']:,} events ran before the run's end ({o['end']}) in "
+            f"{fmt_ms(o['stats']['elapsed_ms'])}; {o['events']:,} kept"
+            + (f" ({gap['dropped']:,} dropped after event {gap['after']:,}: the preview-node cap)" if gap else "")
+            + f", ready {fmt_ms(o['click_to_ready_ms'])} after the click; a step over with its paint queries and "
+            f"the memory picture's objects p95 {fmt_ms(o['move']['p95'])}; JS heap {o['heap_mb']:.0f} MB.")
 
 
 def runaway_note(run: dict) -> str:
