@@ -4,20 +4,25 @@ A differential test of site/js/conditions.js. From a fixed seed it builds 48 env
 Python values (ints small, negative and past 2**53 and 10**60, bools, floats with -0.0, nan, inf and
 1e300, None, strings empty, ASCII, CJK, non-BMP and past the preview caps, lists, tuples, dicts, sets
 and frozensets nested a little and past the 16-item cap, a cycle, values past the depth cap and the
-node budget, a named tuple, a dataclass, a plain instance and an exception) and 90 conditions over
-each, in the language conditions.js claims: comparisons (chained too), in / not in, is None / True /
-False, and / or / not, len(), subscripts, attributes of objects, + - * / // % and unary minus. Then
-each condition is evaluated twice:
+node budget, a named tuple, a dataclass, a plain instance and an exception) and 160 conditions over
+each, in the language conditions.js claims: comparisons (chained too, and of two containers), in /
+not in, is None / True / False / a type, and / or / not, subscripts and slices, attributes of objects,
++ - * / // % and unary minus, `a if c else b`, tuple, list, set and dict displays, comprehensions and
+generator expressions, lambdas as key=, calls of every builtin the engine knows and of the str,
+list, dict and set methods. Then each condition is evaluated twice:
 
-* by CPython's `eval` over the real values (an exception counts as "raises");
+* by CPython's `eval` over the real values (an exception counts as "raises"), the values as globals
+  so that a comprehension sees them (as it sees a function's locals);
 * by conditions.js (tests/js/conditions-oracle.mjs, under node) over the previews the real
   `Previewer` makes of those values, every other environment handing the numbers the recorder keeps
   raw to the engine as bare JS numbers, as the packed trace does (`ValueTable.runtime`).
 
 The engine passes a case when it answers what CPython answers (an EvaluationError where CPython
-raises), or when it says it cannot tell (an EvaluationError saying what the preview lacks) and a name
-the condition reads has a lossy preview (a cut string or container, a depth or node-budget stub, a
-cycle marker, an int too big to print), or for one of its documented limits (LIMITS). A True/False
+raises; and when the engine gives the value's repr text, `pythonRepr(value, {strict: true})`, it must
+be CPython's `repr` of the value), or when it says it cannot tell (an EvaluationError saying what the
+preview lacks) and a name the condition reads has a lossy preview (a cut string or container, a depth
+or node-budget stub, a cycle marker, an int too big to print), or for one of its documented limits
+(LIMITS). A True/False
 CPython would not give, or an answer where CPython raises, always fails. PINNED adds the conditions
 this test once found answered wrong, over fixed values, with the verdict each must get.
 
@@ -28,6 +33,7 @@ a whole value (2.0, -0.0) as its preview, since as a bare JS number it would be 
 from __future__ import annotations
 
 import ast
+import builtins
 import json
 import math
 import random
@@ -46,20 +52,23 @@ REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "tests" / "js" / "conditions-oracle.mjs"
 SEED = 20240611
 ENVIRONMENTS = 48
-CONDITIONS_PER_ENVIRONMENT = 90
+CONDITIONS_PER_ENVIRONMENT = 160
 SAFE = 2 ** 53
 
 # The engine's EvaluationError messages that mean "the preview does not hold this": accepted only when
 # a name the condition reads has a lossy preview.
 UNKNOWN = ("truncated in the trace", "in the preview", "integer too large")
 # Documented limits of the engine, accepted whatever the previews. CPython's answer depends on facts no
-# preview records: which NaN object a NaN is (CPython's `in` and dict lookup try identity before ==),
-# whether a user class has a __hash__ (a dataclass has none); and the engine does not compare two
-# containers (==, <, ...) from their previews.
+# preview records: which NaN object a NaN is (CPython's `in`, == of containers and dict lookup try
+# identity before ==), whether a user class has a __hash__ (a dataclass has none), the order a set
+# iterates in, a class's own __eq__/__repr__ and its bases; and the engine stops past 100,000 steps.
 LIMITS = {
     "identity": "identity is not in the preview",
-    "containers": "cannot compare two container values from previews",
     "hash": "__hash__ is not in the preview",
+    "order": "iterates in is not in the preview",          # a set's iteration order (its items are shown sorted)
+    "methods": "type's methods are not in the preview",    # an object's own __eq__, __lt__, __repr__, __str__
+    "bases": "bases are not in the preview",                # isinstance of an object of an unknown class
+    "budget": "steps: too much work",
 }
 
 NAN = float("nan")          # one object: CPython's `in` and dict lookup find it by identity
@@ -194,12 +203,30 @@ def literal(value: object) -> str | None:
     return None
 
 
+# The builtins conditions.js knows, as CPython's own.
+BUILTINS = {name: getattr(builtins, name) for name in (
+    "len", "isinstance", "type", "str", "int", "float", "bool", "abs", "round", "min", "max", "sum", "sorted", "any",
+    "all", "repr", "list", "tuple", "set", "frozenset", "dict", "range", "enumerate", "zip", "reversed")}
+
+
+def container_literal(value: object) -> str | None:
+    """A literal of a tuple or frozenset of literals (a dict key or set member), else None."""
+    if type(value) is tuple:
+        parts = [literal(item) or container_literal(item) for item in value]
+        if None in parts:
+            return None
+        return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+    return None
+
+
 def evaluate(expr: str, env: dict) -> tuple[bool, object]:
     """(True, the value) or (False, None) when CPython raises."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return True, eval(expr, {"__builtins__": {"len": len}}, env)   # noqa: S307 - the oracle
+            # The values as globals: a comprehension's body sees them as it sees a function's locals
+            # (eval's separate locals would hide them from it).
+            return True, eval(expr, {**env, "__builtins__": BUILTINS})   # noqa: S307 - the oracle
         except Exception:  # noqa: BLE001 - any exception is CPython's answer "raises"
             return False, None
 
@@ -229,6 +256,8 @@ class Maker:
     # -- terms --------------------------------------------------------------------------------
     def term(self, depth: int = 0) -> str:
         rng = self.rng
+        if depth <= 2 and rng.random() < 0.4:
+            return self.extended(depth)
         pick = rng.random()
         if depth > 2 or pick < 0.33:
             return rng.choice(self.names)
@@ -251,6 +280,159 @@ class Maker:
                 return f"(not {self.term(depth + 1)})"
             return f"({self.term(depth + 1)} {rng.choice(['and', 'or'])} {self.term(depth + 1)})"
         return self.partner(self.value(rng.choice(self.names))[1])
+
+    # -- the language past PR 1: builtins, methods, slices, displays, comprehensions ------------
+    def extended(self, depth: int) -> str:
+        rng = self.rng
+        kind = rng.choice(["builtin", "builtin", "iterable", "iterable", "method", "method", "method", "method",
+                           "slice", "ifexp", "comprehension", "comprehension", "display", "types"])
+        return getattr(self, f"ext_{kind}")(depth)
+
+    def container_name(self, test=None) -> str:
+        kinds = (list, tuple, set, frozenset, dict, str)
+        names = self.of_kind(lambda v: isinstance(v, kinds) and (test is None or test(v)))
+        return self.rng.choice(names) if names else self.rng.choice(self.names)
+
+    def small_container(self) -> str:
+        """A container of at most 40 items (or a long text): something to iterate or nest over."""
+        return self.container_name(lambda v: len(v) <= 40 or isinstance(v, str))
+
+    def ext_builtin(self, depth: int) -> str:
+        rng = self.rng
+        arg = self.term(depth + 1) if rng.random() < 0.4 else rng.choice(self.names)
+        pick = rng.choice(["len", "abs", "str", "int", "float", "bool", "repr", "round", "round2", "type"])
+        if pick == "round2":
+            return f"round({arg}, {rng.choice([0, 1, 2, -1, -2, 3])})"
+        if pick == "type":
+            return f"type({arg})"
+        return f"{pick}({arg})"
+
+    def ext_types(self, depth: int) -> str:
+        rng = self.rng
+        arg = self.term(depth + 1) if rng.random() < 0.3 else rng.choice(self.names)
+        types = ["int", "str", "float", "bool", "list", "tuple", "dict", "set", "frozenset", "type(None)"]
+        pick = rng.random()
+        if pick < 0.4:
+            spec = rng.choice(types) if rng.random() < 0.7 else f"({rng.choice(types)}, {rng.choice(types)})"
+            return f"isinstance({arg}, {spec})"
+        if pick < 0.8:
+            return f"type({arg}) {rng.choice(['is', 'is not', '==', '!='])} {rng.choice(types)}"
+        return f"type({arg}).__name__"
+
+    def key_argument(self) -> str:
+        return self.rng.choice(["", "", ", key=len", ", key=abs", ", key=str", ", key=lambda it: -it",
+                                ", key=lambda it: it[0]", ", reverse=True", ", key=repr, reverse=True"])
+
+    def ext_iterable(self, depth: int) -> str:
+        rng = self.rng
+        where = self.container_name() if rng.random() < 0.8 else self.ext_comprehension(depth + 1, generator=False)
+        pick = rng.choice(["min", "max", "sum", "sorted", "any", "all", "list", "tuple", "set", "frozenset", "gen",
+                           "gen", "range", "enumerate", "zip", "sorted", "dict", "reversed"])
+        if pick in ("min", "max"):
+            extra = rng.choice(["", "", ", default=0", ", key=len", ", key=abs", ", key=lambda it: -it"])
+            if rng.random() < 0.2:
+                return f"{pick}({self.term(depth + 1)}, {self.partner(self.value(where)[1])})"
+            return f"{pick}({where}{extra})"
+        if pick == "sum":
+            return f"sum({where}{rng.choice(['', '', ', 0.5', ', 10'])})"
+        if pick == "sorted":
+            return f"sorted({where}{self.key_argument()})"
+        if pick == "gen":
+            fn = rng.choice(["sum", "any", "all", "min", "max", "sorted", "list", "set", "frozenset", "tuple"])
+            return f"{fn}({self.ext_comprehension(depth + 1, generator=True)[1:-1]})"
+        if pick == "range":
+            a, b = rng.randint(-3, 5), rng.randint(-3, 12)
+            step = rng.choice(["", "", f", {rng.choice([1, 2, 3, -1, -2])}"])
+            if rng.random() < 0.5:
+                return f"{rng.choice(self.names)} in range({a}, {b}{step})"
+            return f"list(range({a}, {b}{step}))[{rng.randint(-2, 2)}:]"
+        if pick == "enumerate":
+            return f"list(enumerate({where}))[{rng.randint(-3, 3)}]"
+        if pick == "zip":
+            return f"list(zip({where}, {self.small_container()}))"
+        if pick == "reversed":
+            return f"list(reversed({where}))"
+        if pick == "dict":
+            return f"dict(zip({where}, {self.small_container()}))" if rng.random() < 0.6 else f"dict({where})"
+        return f"{pick}({where})"
+
+    def ext_method(self, depth: int) -> str:
+        rng = self.rng
+        holder = self.container_name()
+        ok, value = self.value(holder)
+        if not ok:
+            return holder
+        if isinstance(value, str):
+            cps = value
+            start = rng.randint(0, max(len(cps) - 1, 0))
+            piece = literal(cps[start:start + rng.randint(0, 3)]) or "'a'"
+            other = rng.choice([piece, "'a'", "''", "' '", "'😀'", "'ab'", self.partner(value)])
+            calls = [f"startswith({other})", f"endswith({other})", "lower()", "upper()", "strip()", "lstrip()",
+                     "rstrip()", f"strip({other})", "split()", f"split({other})", f"split({other}, 1)",
+                     "split(None, 1)",
+                     f"find({other})", f"rfind({other})", f"count({other})", f"index({other})",
+                     f"replace({other}, {rng.choice(['-', '', 'xy'])!r})", "isdigit()", "isalpha()", "isspace()",
+                     "isalnum()", "isupper()", "islower()", "isdecimal()", f"removeprefix({other})",
+                     f"removesuffix({other})", "title()", "capitalize()", f"startswith(({other}, 'x'))",
+                     f"find({other}, {rng.randint(-3, 3)})", f"count({other}, 1, -1)"]
+            if rng.random() < 0.1:
+                return f"{other}.join({self.container_name()})"
+            return f"{holder}.{rng.choice(calls)}"
+        items = members(value) if not isinstance(value, dict) else list(value)
+        item = self.partner(rng.choice(items)) if items and rng.random() < 0.8 else self.partner(value)
+        if isinstance(value, dict):
+            key = literal(rng.choice(items)) if items and rng.random() < 0.7 else item
+            return f"{holder}." + rng.choice([f"get({key or item})", f"get({key or item}, 0)", "keys()", "values()",
+                                              "items()"]) + rng.choice(["", "", " == " + holder + ".keys()"])
+        if isinstance(value, (set, frozenset)):
+            other = self.container_name()
+            method = rng.choice(["issubset", "issuperset", "isdisjoint", "union", "intersection", "difference",
+                                 "symmetric_difference"])
+            return f"{holder}.{method}({other})"
+        return f"{holder}.{rng.choice(['count', 'index', 'count'])}({item})"
+
+    def ext_slice(self, depth: int) -> str:
+        rng = self.rng
+        holder = self.container_name(lambda v: isinstance(v, (list, tuple, str)))
+        part = lambda: rng.choice(["", str(rng.randint(-5, 5)), str(rng.randint(-20, 20)), "None"])  # noqa: E731
+        text = f"{holder}[{part()}:{part()}"
+        if rng.random() < 0.35:
+            text += f":{rng.choice(['', '2', '-1', '-2', '3', '0'])}"
+        return text + "]"
+
+    def ext_ifexp(self, depth: int) -> str:
+        return f"({self.term(depth + 1)} if {self.condition(2)} else {self.term(depth + 1)})"
+
+    def ext_display(self, depth: int) -> str:
+        rng = self.rng
+        parts = [self.term(depth + 1) for _ in range(rng.choice([1, 2, 3]))]
+        pick = rng.random()
+        if pick < 0.4:
+            return f"[{', '.join(parts)}]"
+        if pick < 0.8:
+            return f"({', '.join(parts)}{',' if len(parts) == 1 else ''})"
+        if pick < 0.9:
+            return "{" + ", ".join(parts) + "}"
+        return "{" + f"{parts[0]}: {parts[-1]}" + "}"
+
+    def ext_comprehension(self, depth: int, generator: bool = False) -> str:
+        rng = self.rng
+        where = self.small_container()
+        ok, value = self.value(where)
+        sample = rng.choice(members(value)) if ok and sized(value) and value and not isinstance(value, str) else 0
+        elt = rng.choice(["it", "it", "it * 2", "len(it)", "str(it)", "(it, it)", "it[0]", "-it", "it + 1",
+                          "it if it else 0", "type(it)"])
+        cond = rng.choice(["", "", " if it", f" if it != {self.partner(sample)}", f" if it > {self.partner(sample)}",
+                           f" if isinstance(it, {rng.choice(['int', 'str', 'float'])})", " if not it"])
+        clauses = f"for it in {where}{cond}"
+        if rng.random() < 0.15:
+            clauses += f" for jt in {self.small_container()}"
+            elt = rng.choice(["(it, jt)", "it == jt", "jt"])
+        if not generator and rng.random() < 0.1:
+            return "{" + f"{elt} {clauses}" + "}"
+        if not generator and rng.random() < 0.05 and isinstance(value, dict):
+            return "{" + f"kt: vt for kt, vt in {where}.items()" + "}"
+        return f"({elt} {clauses})" if generator else f"[{elt} {clauses}]"
 
     def attribute(self) -> str:
         """A recorded field of an object (only those: conditions.js never looks up methods or properties)."""
@@ -378,7 +560,7 @@ class Maker:
             return f"{self.term()} {rng.choice(['is', 'is not'])} {rng.choice(['None', 'True', 'False'])}"
         if pick < 0.5:
             return self.membership()
-        if pick < 0.57:
+        if pick < 0.67:              # a watch expression: its value (and repr) is compared too
             return self.term()
         return self.comparison()
 
@@ -387,10 +569,43 @@ class Maker:
         ops = ["==", "!=", "<", "<=", ">", ">="]
         left = self.term()
         ok, value = self.value(left)
+        if rng.random() < 0.25:        # two containers: names, or a display made from the value
+            right = self.container_display(value) if ok and rng.random() < 0.6 else self.container_name()
+            return f"{left} {rng.choice(ops)} {right}"
         text = f"{left} {rng.choice(ops)} {self.partner(value)}"
         if rng.random() < 0.2:
             text += f" {rng.choice(ops)} {self.partner(value)}"
         return text
+
+    def container_display(self, value: object) -> str:
+        """A literal of a container like `value` (the same, or one item changed, dropped or added)."""
+        rng = self.rng
+        if type(value) not in (list, tuple, dict, set, frozenset):
+            return self.container_name()
+        items = list(value.items()) if type(value) is dict else members(value)
+        texts = []
+        for item in items[:20]:
+            parts = item if type(value) is dict else (item,)
+            shown = [literal(part) or container_literal(part) for part in parts]
+            if None in shown:
+                return self.container_name()
+            texts.append(": ".join(shown))
+        pick = rng.random()
+        if texts and pick < 0.2:
+            texts.pop(rng.randrange(len(texts)))
+        elif pick < 0.35:
+            texts.insert(rng.randint(0, len(texts)), "0: 0" if type(value) is dict else rng.choice(["0", "'a'", "1.5"]))
+        elif texts and pick < 0.5 and type(value) is not dict:
+            texts[rng.randrange(len(texts))] = rng.choice(["0", "'a'", "1.5", "None"])
+        inner = ", ".join(texts)
+        if type(value) is tuple:
+            return f"({inner}{',' if len(texts) == 1 else ''})"
+        if type(value) is list:
+            return f"[{inner}]"
+        if type(value) is dict:
+            return "{" + inner + "}"
+        return ("{" + inner + "}" if texts else "set()") if type(value) is set or rng.random() < 0.5 \
+            else f"frozenset([{inner}])"
 
     def membership(self) -> str:
         rng = self.rng
@@ -489,7 +704,7 @@ PINNED = [
     ("nan in fl", "limit:identity"), ("nan in nd", "limit:identity"), ("nd[nan] == 'n'", "limit:identity"),
     ("other_nan in fl", "limit:identity"), ("nan == nan", "agree"), ("nan != fl[1]", "agree"),
     # unhashable keys raise in dict and set lookups
-    ("xs in d", "agree"), ("xs not in st", "agree"), ("tp in d", "agree"), ("ok_tp in d", "limit:containers"),
+    ("xs in d", "agree"), ("xs not in st", "agree"), ("tp in d", "agree"), ("ok_tp in d", "agree"),
     ("d[xs] == 1", "agree"), ("st in d", "agree"),
     # `name OP int` is answered from the raw number by breakpoints (conditions-oracle.mjs checks it agrees)
     ("nan == 3", "agree"), ("nan != 3", "agree"), ("3 < nan", "agree"), ("nan >= 0", "agree"),
@@ -532,18 +747,28 @@ def build() -> tuple[list[dict], list[dict], list[list]]:
     return envs, specs, cases
 
 
+def safe_repr(value: object) -> str | None:
+    try:
+        return repr(value)
+    except Exception:  # noqa: BLE001 - an int past 4300 digits: no text to compare
+        return None
+
+
 def names_in(expr: str) -> set[str]:
     return {node.id for node in ast.walk(ast.parse(expr, mode="eval")) if isinstance(node, ast.Name)}
 
 
-def judge(expr: str, python: bool | str, cut: dict, engine: dict) -> str:
+def judge(expr: str, python: bool | str, cut: dict, engine: dict, python_repr: str | None = None) -> str:
     """'agree', 'unknown' (the engine cannot tell: a lossy preview), 'limit:<name>', or what is wrong.
 
-    `python` is CPython's answer (True, False or "raises"), `cut` says which names have lossy previews."""
+    `python` is CPython's answer (True, False or "raises"), `python_repr` the repr of its value, `cut`
+    says which names have lossy previews. The engine's repr text, when it gives one, must be CPython's."""
     if "a" in engine:
-        if engine["a"] == python:
-            return "agree"
-        return f"WRONG: CPython {python}, engine {engine['a']}"
+        if engine["a"] != python:
+            return f"WRONG: CPython {python}, engine {engine['a']}"
+        if "r" in engine and python_repr is not None and engine["r"] != python_repr:
+            return f"WRONG repr: CPython {python_repr!r}, engine {engine['r']!r}"
+        return "agree"
     if "e" in engine:
         if python == "raises":
             return "agree"
@@ -573,8 +798,10 @@ def verdicts(tmp_path_factory) -> dict:
         env = envs[index]
         ok, result = evaluate(expr, env["values"])
         python = bool(result) if ok else "raises"
+        text = safe_repr(result) if ok else None
         found.append({"expr": expr, "env": index, "python": python, "engine": engine, "raw": env["raw"],
-                      "verdict": judge(expr, python, env["cut"], engine), "names": sorted(names_in(expr))})
+                      "verdict": judge(expr, python, env["cut"], engine, text), "names": sorted(names_in(expr)),
+                      "repr_checked": "r" in engine and text is not None})
     return {"cases": found, "envs": envs, "specs": specs, "seconds": time.perf_counter() - started}
 
 
@@ -610,7 +837,7 @@ def test_the_cases_are_not_vacuous(verdicts):
     tally = Counter(str(case["python"]) for case in cases)
     verdict = Counter(case["verdict"] for case in cases)
     print(f"\n{len(cases)} conditions, {verdicts['seconds']:.1f} s; CPython: {dict(tally)}; verdicts: {dict(verdict)}")
-    assert len(cases) >= 4000
+    assert len(cases) >= 7000
     assert tally["True"] >= 1000 and tally["False"] >= 1000 and tally["raises"] >= 500
     assert verdict["agree"] >= 0.85 * len(cases) and verdict["unknown"] >= 100
     nodes = Counter()
@@ -623,8 +850,23 @@ def test_the_cases_are_not_vacuous(verdicts):
             elif isinstance(node, (ast.BinOp, ast.UnaryOp, ast.BoolOp)):
                 nodes[type(node.op).__name__] += 1
     for kind in ("Eq", "NotEq", "Lt", "LtE", "Gt", "GtE", "In", "NotIn", "Is", "IsNot", "And", "Or", "Not", "Add",
-                 "Sub", "Mult", "Div", "FloorDiv", "Mod", "USub", "Subscript", "Attribute", "Call"):
+                 "Sub", "Mult", "Div", "FloorDiv", "Mod", "USub", "Subscript", "Attribute", "Call", "IfExp", "ListComp",
+                 "Slice", "Tuple", "List"):
         assert nodes[kind] >= 30, kind
+    for kind in ("GeneratorExp", "SetComp", "Set", "Dict", "Lambda", "keyword"):
+        assert nodes[kind] >= 10, kind
+    called = Counter(node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+                     for case in cases for node in ast.walk(ast.parse(case["expr"], mode="eval"))
+                     if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)))
+    for name in BUILTINS:
+        assert called[name] >= 5, name
+    for name in ("startswith", "endswith", "lower", "upper", "strip", "split", "join", "find", "count", "replace",
+                 "isdigit", "index", "removeprefix", "get", "keys", "values", "items", "issubset", "union"):
+        assert called[name] >= 3, name
+    # Container comparisons are decided from whole previews, and values are held to CPython's repr.
+    assert sum(case["repr_checked"] for case in cases) >= 3000
+    assert sum(case["python"] != "raises" and "a" in case["engine"] and isinstance(case["engine"].get("r"), str)
+               and case["engine"]["r"][:1] in "[({" for case in cases) >= 100
     assert nodes["chained"] >= 100
     values = [value for env in verdicts["envs"] for value in env["values"].values()]
     assert any(type(v) is str and len(v) > 200 and len(v.encode("utf-16-le")) // 2 != len(v) for v in values)

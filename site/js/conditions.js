@@ -1,27 +1,59 @@
-// Breakpoint conditions: a small, safe subset of Python expressions evaluated
-// over the recorded Value previews of a trace. The page runs under a strict CSP
-// (no 'unsafe-eval'), and a condition must never run code anyway, so this is a
-// hand-written tokenizer + recursive-descent parser that compiles to closures.
+// Conditions and watch expressions: a safe subset of Python expressions evaluated over the
+// recorded Value previews of a trace. The page runs under a strict CSP (no 'unsafe-eval'), and an
+// expression must never run the program's code anyway, so this is a hand-written tokenizer and
+// recursive-descent parser that builds a small syntax tree and compiles it to closures. The values
+// and their semantics are in python-values.js, the builtins and methods in python-builtins.js.
 //
-// Supported: names, int/float/str literals, None/True/False, unary - + not,
-// + - * / // % (numbers; + and * also on str), comparisons == != < <= > >=,
-// chained like Python (a < b < c), in / not in, is / is not (with None, True,
-// False), and / or (Python semantics: they return an operand), len(x),
-// subscripts x[0], x[-1], d['k'] on previewed list/tuple/str/dict values, and
-// attributes x.name on previewed objects (their recorded fields: an instance's
-// attributes, a dataclass's or named tuple's fields, an exception's args).
+// Supported:
+//   - literals: int, float, str (adjacent ones joined; escapes \n \t \r \\ \' \" \0), None/True/False;
+//     names: the frame's locals, then the builtins below (a local of the same name hides one);
+//   - operators: unary - + not; + - * / // % (numbers; str + str and str * int; list/tuple + and *
+//     int; set - set); comparisons == != < <= > >= chained like Python (a < b < c), on numbers,
+//     strings and containers of them (list, tuple, set, dict, compared item by item as CPython
+//     does); in / not in; is / is not (None, True, False, types: `type(x) is list`); and / or
+//     (returning an operand); `a if c else b`; `lambda x: ...` (as a key= argument);
+//   - displays: (a, b), a, b at the top level, [a, b], {a, b}, {k: v}; comprehensions [.. for ..
+//     in .. if ..], {..}, {k: v ..} and a generator expression (as an argument: sum(x for x in xs)),
+//     several `for` clauses and `for k, v in ...` targets;
+//   - subscripts x[0], x[-1], d['k'], d[1, 2], and slices x[a:b], x[a:b:c] on str, list, tuple,
+//     range; attributes x.name of objects (their recorded fields: an instance's attributes, a
+//     dataclass's or named tuple's fields, an exception's args) and type(x).__name__;
+//   - builtins: len isinstance type str int float bool abs round min max sum sorted any all repr
+//     list tuple set frozenset dict range enumerate zip reversed (key=, reverse=, default=, start=);
+//   - methods that change nothing: str (startswith endswith lower upper casefold swapcase title
+//     capitalize strip lstrip rstrip split join find rfind index rindex count replace
+//     removeprefix removesuffix isdigit isdecimal isnumeric isalpha isalnum isspace isupper
+//     islower istitle isascii), list/tuple (count index copy), dict (get keys values items copy),
+//     set/frozenset (issubset issuperset isdisjoint union intersection difference
+//     symmetric_difference copy), float.is_integer, int.bit_length.
 //
-// Semantics are CPython's (tests/test_conditions_oracle.py checks them against
-// CPython): strings are sequences of code points (len, indexing, ordering), ints
-// are exact however big, an int and a float stay apart (2 / 1 is 2.0, xs[2.0]
-// raises), // and % floor as Python does.
+// Not supported (a ConditionError when parsed, or an EvaluationError saying so): ** and the bitwise
+// operators, f-strings and string prefixes, starred and keyword-only forms beyond those above,
+// walrus, slices as values, calling the program's functions or methods of its objects, any method
+// that changes a value (append, pop, sort, update, ...: refused when parsed, as it would change the
+// program's value), str % and str.format, int(x, base), the other builtins (map, filter, print,
+// ...). str.isdigit/isnumeric and title/capitalize follow JavaScript's Unicode tables, which may
+// differ from CPython's for rare characters.
 //
-// Values are previews, so some answers are unknowable (an item left out of a
-// capped list, a truncated string, which NaN object a NaN is, whether an
-// object's class is hashable). Those raise an EvaluationError instead of
-// guessing, and so does comparing two containers (==, <), which the engine does not do
-// from previews. A failed evaluation stops the run at that line with the error shown (as
-// bdb does), never passes silently (breakpoints.js).
+// Semantics are CPython 3.11's (tests/test_conditions_oracle.py checks them against CPython):
+// strings are sequences of code points (len, indexing, ordering), ints are exact however big, an
+// int and a float stay apart (2 / 1 is 2.0, xs[2.0] raises), // and % floor as Python does, sum()
+// adds left to right (CPython 3.12+ sums floats with compensation, so a float sum can differ in
+// its last digits there), sorted() of fewer than 64 items compares as list.sort does (NaN too).
+//
+// Values are previews, so some answers are unknowable (an item left out of a capped list, a
+// truncated string, which NaN object a NaN is, a set's iteration order, an object's own __eq__,
+// __hash__ or __repr__). Those raise an EvaluationError instead of guessing. So does work past
+// MAX_STEPS steps (100,000 items iterated, compared or built). A failed evaluation stops the run at
+// that line with the error shown (as bdb does), never passes silently (breakpoints.js).
+
+import {
+  EvaluationError, PyFunc, PyGen, PySlice, Seq, arith, fromLookup, iterate, makeDict, makeSet, pyAttribute, pyCompare,
+  pyEq, pyIn, pyIs, pySubscript, resetBudget, tick, toFloatValue, toIntValue, truthy, typeName, unary, unordered,
+} from './python-values.js';
+import { BUILTINS, MUTATING, callMethod, callValue } from './python-builtins.js';
+
+export { EvaluationError, fromPreview, pythonRepr, toPreview } from './python-values.js';
 
 /** A condition that does not parse. `position` is the 0-based offset. */
 export class ConditionError extends Error {
@@ -34,19 +66,19 @@ export class ConditionError extends Error {
   }
 }
 
-/** A condition that parsed but cannot be evaluated at some event. */
-export class EvaluationError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'EvaluationError';
-  }
-}
-
-const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'is', 'None', 'True', 'False']);
+const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'is', 'None', 'True', 'False', 'if', 'else', 'for', 'lambda']);
 // Longest first, so '//' wins over '/' and '<=' over '<'.
-const OPERATORS = ['//', '==', '!=', '<=', '>=', '<', '>', '+', '-', '*', '/', '%', '(', ')', '[', ']', ','];
+const OPERATORS = ['//', '==', '!=', '<=', '>=', '<', '>', '+', '-', '*', '/', '%', '(', ')', '[', ']', '{', '}', ',', ':', '='];
+// Python's other builtins: calling one is refused when parsed (they are not in the language, and a
+// program's function of that name would not be called either).
+const PYTHON_BUILTINS = new Set(['print', 'input', 'open', 'exec', 'eval', 'compile', 'exit', 'quit', 'breakpoint',
+  'help', 'setattr', 'delattr', 'getattr', 'hasattr', 'globals', 'locals', 'vars', 'dir', '__import__', 'id', 'hash',
+  'iter', 'next', 'map', 'filter', 'callable', 'chr', 'ord', 'divmod', 'pow', 'format', 'hex', 'oct', 'bin', 'ascii',
+  'bytes', 'bytearray', 'memoryview', 'complex', 'slice', 'super', 'property', 'staticmethod', 'classmethod',
+  'issubclass', 'aiter', 'anext']);
 const NAME_START = /[\p{L}_]/u;
 const NAME_PART = /[\p{L}\p{N}_]/u;
+const ESCAPES = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', 0: '\0' };
 
 /**
  * @typedef {{type: 'num'|'str'|'name'|'kw'|'op'|'eof', value: any, pos: number}} Token
@@ -71,7 +103,7 @@ function tokenize(src) {
       const float = Number(digits);
       if (Number.isNaN(float)) throw new ConditionError(`invalid number '${text}'`, start, src);
       // An int literal stays exact however long (BigInt past 2**53); 2.0 and 1e3 are floats, as in Python.
-      const value = /^[0-9]+$/.test(digits) ? toIntValue(BigInt(digits)) : toFloatValue(float);
+      const value = /^[0-9]+$/.test(digits) ? intLiteral(BigInt(digits)) : floatLiteral(float);
       out.push({ type: 'num', value, pos: start });
       i += text.length;
       continue;
@@ -85,9 +117,8 @@ function tokenize(src) {
         if (c === ch) { j++; break; }
         if (c === '\\') {
           const e = src[j + 1];
-          const map = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', 0: '\0' };
-          if (e === undefined || !(e in map)) throw new ConditionError(`unsupported escape '\\${e ?? ''}'`, j, src);
-          text += map[e];
+          if (e === undefined || !(e in ESCAPES)) throw new ConditionError(`unsupported escape '\\${e ?? ''}'`, j, src);
+          text += ESCAPES[e];
           j += 2;
           continue;
         }
@@ -112,513 +143,23 @@ function tokenize(src) {
       i += op.length;
       continue;
     }
-    if (ch === ':') throw new ConditionError('slices are not supported', start, src);
     if (ch === '.') {
       if (!NAME_START.test(src[i + 1] ?? '')) throw new ConditionError("expected an attribute name after '.'", start, src);
       out.push({ type: 'op', value: '.', pos: start });
       i++;
       continue;
     }
-    if (ch === '=') throw new ConditionError("assignment is not allowed; use '==' to compare", start, src);
     throw new ConditionError(`unexpected character '${ch}'`, start, src);
   }
   out.push({ type: 'eof', value: null, pos: src.length });
   return out;
 }
 
-// ---------------------------------------------------------------------------
-// Runtime values. Conditions work on plain JS values where the preview is
-// exact: numbers (below), string, boolean, null (None). Anything else
-// (containers, truncated strings, objects, ints too big to print) stays a Box
-// around the preview, and operations on it consult the preview's
-// items/entries/len.
-//
-// Numbers. Python tells an int from a float (2 / 1 is 2.0, xs[2.0] raises,
-// ints are exact however big) and a JS number does not, so:
-//   - a JS number that is a safe integer is an int, any other JS number
-//     (2.5, nan, inf, 1e300) a float;
-//   - an int beyond ±(2**53 - 1) is a BigInt (exact, as in Python);
-//   - a float whose value is a safe integer (2.0, -0.0, 1e15) is a PyFloat.
-// A number the lookup hands over raw is read the same way; the recorder keeps
-// ints raw only within ±2**53, and a raw float with an integral value (2.0) would
-// read as the int 2, so the value table's runtime() hands such floats over as
-// their previews (trace-columns.js).
-
-class Box {
-  /** @param {any} preview */
-  constructor(preview) { this.p = preview; }
-}
-
-/** A float whose value is a safe integer (2.0, -0.0): a bare JS number that is one means an int. */
-class PyFloat {
-  /** @param {number} x */
-  constructor(x) { this.x = x; }
-}
-
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-/** A float result as a runtime value. @param {number} x */
-const toFloatValue = (x) => (Number.isSafeInteger(x) ? new PyFloat(x) : x);
-/** An int result (a bigint) as a runtime value: a plain number while it is exact. @param {bigint} n */
-const toIntValue = (n) => (n >= -MAX_SAFE && n <= MAX_SAFE ? Number(n) : n);
-const isInt = (x) => typeof x === 'boolean' || typeof x === 'bigint' || (typeof x === 'number' && Number.isSafeInteger(x));
-const isNum = (x) => typeof x === 'number' || typeof x === 'boolean' || typeof x === 'bigint' || x instanceof PyFloat;
-/** The exact value of a number: JS compares a bigint with a number exactly (==, <), as Python does int with float. */
-const exact = (x) => (typeof x === 'boolean' ? (x ? 1 : 0) : x instanceof PyFloat ? x.x : x);
-
-/** Python's float(x) of an int or float. */
-function asFloat(x) {
-  const v = exact(x);
-  if (typeof v !== 'bigint') return v;
-  const f = Number(v); // rounds to nearest, as Python does
-  if (!Number.isFinite(f)) throw new EvaluationError('OverflowError: int too large to convert to float');
-  return f;
-}
-
-/** @param {string} r */
-function parseFloatRepr(r) {
-  if (r === 'inf') return Infinity;
-  if (r === '-inf') return -Infinity;
-  if (r === 'nan') return NaN;
-  return Number(r);
-}
-
-/** Does the text hold a code point above U+FFFF (two UTF-16 units)? */
-function hasAstral(s) {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xD800 && c <= 0xDBFF) return true;
-  }
-  return false;
-}
-
-/** Code point length, which is what Python's len() counts. */
-function pyLen(s) {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
-
-/**
- * Convert a trace Value preview into a condition runtime value.
- * @param {any} v
- */
-export function fromPreview(v) {
-  if (v === null || typeof v !== 'object') throw new EvaluationError('malformed value in trace');
-  if (v.err !== undefined) return new Box(v);
-  switch (v.t) {
-    case 'NoneType': return null;
-    case 'bool': return v.r === 'True';
-    case 'int':
-      // Exact digits (the recorder writes them up to 10**60; a bigger int is "<int with N bits>", and
-      // digits past the float range are kept opaque too). Up to 15 digits is always a safe integer;
-      // longer ones go through BigInt, so none is rounded.
-      if (v.r.length < 16) return Number(v.r);
-      if (!Number.isFinite(Number(v.r))) return new Box(v);
-      return toIntValue(BigInt(v.r));
-    case 'float': return toFloatValue(parseFloatRepr(v.r));
-    case 'str':
-      // Whole only when the kept text has the full length in code points, which is what `len` counts:
-      // its UTF-16 length is no proof (a cut text of emoji can have as many units as the whole has code points).
-      if (typeof v.v === 'string' && (v.len === undefined
-        || (v.v.length === v.len ? !hasAstral(v.v) : v.v.length > v.len && pyLen(v.v) === v.len))) return v.v;
-      return new Box(v);
-    default: return new Box(v);
-  }
-}
-
-function typeName(x) {
-  if (x === null) return 'NoneType';
-  if (typeof x === 'boolean') return 'bool';
-  if (typeof x === 'number') return Number.isSafeInteger(x) ? 'int' : 'float';
-  if (typeof x === 'bigint') return 'int';
-  if (x instanceof PyFloat) return 'float';
-  if (typeof x === 'string') return 'str';
-  if (x instanceof Box) return x.p.t;
-  return typeof x;
-}
-
-function truthy(x) {
-  if (x === null) return false;
-  if (typeof x === 'boolean') return x;
-  if (typeof x === 'number') return x !== 0; // NaN is truthy in Python too
-  if (typeof x === 'bigint') return x !== 0n;
-  if (x instanceof PyFloat) return x.x !== 0;
-  if (typeof x === 'string') return x.length > 0;
-  if (typeof x.p.len === 'number') return x.p.len > 0;
-  return true; // an object without len: truthy unless it defines __bool__, which we cannot know
-}
-
-const BUILTIN = new Set(['list', 'tuple', 'dict', 'set', 'frozenset', 'deque', 'bytes', 'bytearray', 'int']);
-const isCutStr = (x) => x instanceof Box && x.p.t === 'str' && typeof x.p.v === 'string';
-const isBigIntBox = (x) => x instanceof Box && x.p.t === 'int';
-
-/** Throw what the preview lacks, when an operand is a truncated string or an int too big to print. */
-function opaque(...xs) {
-  for (const x of xs) {
-    if (isCutStr(x)) throw new EvaluationError('string value was truncated in the trace');
-    if (isBigIntBox(x)) throw new EvaluationError('integer too large: its digits are not in the preview');
-  }
-}
-
-/** Python ==; throws when the preview cannot decide. */
-function pyEq(a, b) {
-  if (typeof a === typeof b && (typeof a === 'number' || typeof a === 'string')) return a === b; // the common cases first
-  if (a instanceof Box || b instanceof Box) {
-    const box = a instanceof Box ? a : b;
-    const other = a instanceof Box ? b : a;
-    if (isCutStr(box) && (typeof other === 'string' || isCutStr(other))) {
-      // Truncated string: a mismatch within the kept prefixes, or another length, is a sure "no".
-      const kept = box.p.v, len = box.p.len;
-      const otherKept = typeof other === 'string' ? other : other.p.v;
-      const otherLen = typeof other === 'string' ? pyLen(other) : other.p.len;
-      const n = Math.min(kept.length, otherKept.length);
-      if (kept.slice(0, n) !== otherKept.slice(0, n) || (typeof len === 'number' && len !== otherLen)) return false;
-      throw new EvaluationError('string value was truncated in the trace');
-    }
-    if (isCutStr(box) ? other instanceof Box && BUILTIN.has(other.p.t) : isCutStr(other) && BUILTIN.has(box.p.t)) {
-      return false; // a str never equals a builtin container or an int
-    }
-    if (a instanceof Box && b instanceof Box) throw new EvaluationError('cannot compare two container values from previews');
-    if (box.p.t === 'int' && isNum(other)) throw new EvaluationError('integer too large to compare exactly');
-    return false; // a container never equals a scalar
-  }
-  // A bigint and a number compare exactly with == (2**53 + 1 != 2.0**53, as in Python).
-  if (isNum(a) && isNum(b)) return exact(a) == exact(b); // == (not ===): a bigint and a number compare by value
-  return a === b;
-}
-
-/**
- * Python's order of two texts, by code point, either of which may be only the kept prefix of a
- * truncated string (`whole` false): -1, 0 or 1, or undefined when the cut hides the answer.
- * @param {string} x @param {boolean} xWhole @param {string} y @param {boolean} yWhole
- */
-function strOrder(x, xWhole, y, yWhole) {
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) {
-    let c = x.charCodeAt(i), d = y.charCodeAt(i);
-    if (c !== d) {
-      // JS's < compares UTF-16 units, where a surrogate (half of a code point above U+FFFF) sorts
-      // below U+E000–U+FFFF; Python compares code points, where it sorts above. Lift surrogates past U+FFFF.
-      if (c >= 0xD800 && c <= 0xDFFF) c += 0x10000;
-      if (d >= 0xD800 && d <= 0xDFFF) d += 0x10000;
-      return c < d ? -1 : 1;
-    }
-  }
-  // One text is a prefix of the other: the shorter value is the lesser, if we know which is shorter.
-  if (x.length === y.length) return xWhole && yWhole ? 0 : xWhole ? -1 : yWhole ? 1 : undefined;
-  if (x.length < y.length) return xWhole ? -1 : undefined;
-  return yWhole ? 1 : undefined;
-}
-
-function pyCompare(op, a, b) {
-  let c;
-  if (typeof a === 'number' && typeof b === 'number') { // the common case first
-    return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b;
-  }
-  if (isNum(a) && isNum(b)) {
-    const x = exact(a), y = exact(b); // exact across bigint and number; NaN is unordered
-    return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y;
-  }
-  if ((typeof a === 'string' || isCutStr(a)) && (typeof b === 'string' || isCutStr(b))) {
-    c = typeof a === 'string' && typeof b === 'string'
-      ? (a === b ? 0 : strOrder(a, true, b, true))
-      : strOrder(typeof a === 'string' ? a : a.p.v, typeof a === 'string', typeof b === 'string' ? b : b.p.v, typeof b === 'string');
-    if (c === undefined) throw new EvaluationError('string value was truncated in the trace');
-    return op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : c >= 0;
-  }
-  if (a instanceof Box && b instanceof Box) throw new EvaluationError('cannot compare two container values from previews');
-  if (isNum(a) || isNum(b)) opaque(a, b);
-  throw new EvaluationError(`'${op}' not supported between '${typeName(a)}' and '${typeName(b)}'`);
-}
-
-function pyIs(a, b) {
-  const special = (x) => x === null || typeof x === 'boolean';
-  if (special(a) || special(b)) return a === b;
-  throw new EvaluationError("'is' is only supported with None, True or False");
-}
-
-const UNHASHABLE = new Set(['list', 'dict', 'set', 'bytearray', 'deque']);
-const HASHABLE = new Set(['int', 'str', 'float', 'bool', 'NoneType', 'bytes', 'frozenset', 'complex', 'range']);
-
-/**
- * Can the value be a dict key or set member? true, false, or the EvaluationError to throw when the
- * preview does not show: a tuple cut short, or an object (a dataclass has no __hash__, a plain
- * instance does, and the preview does not say which).
- */
-function hashable(x) {
-  if (!(x instanceof Box)) return true;
-  const p = x.p;
-  if (UNHASHABLE.has(p.t)) return false;
-  if (HASHABLE.has(p.t)) return true;
-  const items = p.t === 'tuple' ? p.items : isNamedTuple(p) ? p.fields.map((f) => f[1]) : null;
-  if (items === null) return new EvaluationError(`cannot tell whether a '${p.t}' object is hashable: its type's __hash__ is not in the preview`);
-  let unknown = p.more > 0 || p.cycle || !Array.isArray(items)
-    ? new EvaluationError('not all of the tuple is in the preview (is it hashable?)') : null;
-  for (const item of items ?? []) {
-    const h = hashable(fromPreview(item));
-    if (h === false) return false;
-    if (h !== true) unknown ??= h;
-  }
-  return unknown ?? true;
-}
-
-/** A named tuple's preview: its items are its fields, in order (and it has a len). */
-const isNamedTuple = (p) => Array.isArray(p.fields) && typeof p.len === 'number';
-
-/**
- * Is `m` (a member or key) `item` by CPython's `in` and dict lookup, which try identity before ==?
- * NaN is the one value where that differs, and a preview does not record identity: undefined.
- */
-function sameMember(m, item) {
-  if (typeof m === 'number' && typeof item === 'number' && m !== m && item !== item) return undefined;
-  return pyEq(m, item);
-}
-
-function pyIn(item, container) {
-  if (typeof container === 'string' || isCutStr(container)) {
-    if (typeof item !== 'string' && !isCutStr(item)) {
-      throw new EvaluationError(`'in <string>' requires string as left operand, not ${typeName(item)}`);
-    }
-    const [text, whole] = typeof container === 'string' ? [container, true] : [container.p.v, false];
-    if (typeof item === 'string') {
-      if (text.includes(item)) return true;
-      if (whole || pyLen(item) > container.p.len) return false; // too long to be in it
-    } else if (!text.includes(item.p.v) && whole) {
-      return false; // not even the kept prefix of item is in it
-    } else if (whole && item.p.len > pyLen(text)) {
-      return false;
-    }
-    throw new EvaluationError('string value was truncated in the trace');
-  }
-  if (!(container instanceof Box)) throw new EvaluationError(`argument of type '${typeName(container)}' is not iterable`);
-  const p = container.p;
-  let members;
-  if (Array.isArray(p.entries)) members = p.entries.map((e) => e[0]);
-  else if (Array.isArray(p.items)) members = p.items;
-  else if (isNamedTuple(p)) members = p.fields.map((f) => f[1]);
-  else throw new EvaluationError(`contents of '${p.t}' are not in the preview`);
-  const inSet = p.t === 'set' || p.t === 'frozenset';
-  if (Array.isArray(p.entries) || inSet) {
-    // (A set is looked for in a set as the frozenset of its items, as CPython's set.__contains__ does.)
-    const h = inSet && item instanceof Box && item.p.t === 'set' ? true : hashable(item);
-    if (h === false) throw new EvaluationError(`TypeError: unhashable type: '${typeName(item)}'`);
-    if (h !== true) throw h;
-  }
-  let undecided = null;
-  for (const m of members) {
-    try {
-      const same = sameMember(fromPreview(m), item);
-      if (same) return true;
-      if (same === undefined) undecided ??= new EvaluationError('cannot tell whether it is the same NaN object (identity is not in the preview)');
-    } catch (e) {
-      undecided ??= e;
-    }
-  }
-  if (undecided) throw undecided;
-  if (p.more > 0 || p.cycle || (typeof p.len === 'number' && p.len > members.length)) {
-    throw new EvaluationError(`not all of '${p.t}' is in the preview`);
-  }
-  return false;
-}
-
-function pyLenOf(x) {
-  if (typeof x === 'string') return pyLen(x);
-  if (x instanceof Box && typeof x.p.len === 'number') return x.p.len;
-  throw new EvaluationError(`object of type '${typeName(x)}' has no len()`);
-}
-
-function pySubscript(x, k) {
-  if (typeof x === 'string') {
-    const chars = Array.from(x);
-    const idx = normIndex(k, chars.length);
-    return chars[idx];
-  }
-  if (!(x instanceof Box)) throw new EvaluationError(`'${typeName(x)}' object is not subscriptable`);
-  const p = x.p;
-  if (Array.isArray(p.entries) || p.t === 'dict') {
-    const h = hashable(k);
-    if (h === false) throw new EvaluationError(`TypeError: unhashable type: '${typeName(k)}'`);
-    if (!Array.isArray(p.entries)) throw new EvaluationError('dict entries are not in the preview');
-    let undecided = h === true ? null : h;
-    for (const [key, val] of p.entries) {
-      let same = false;
-      try {
-        same = sameMember(fromPreview(key), k);
-      } catch (e) {
-        undecided ??= e; // undecidable key: keep looking
-      }
-      if (same) return fromPreview(val);
-      if (same === undefined) undecided ??= new EvaluationError('cannot tell whether it is the same NaN object (identity is not in the preview)');
-    }
-    if (undecided) throw undecided; // it may be one of the keys we could not compare
-    if (p.more > 0 || p.cycle || (typeof p.len === 'number' && p.len > p.entries.length)) {
-      throw new EvaluationError('key not in the preview (dict was capped)');
-    }
-    throw new EvaluationError(`KeyError: ${k === null ? 'None' : typeof k === 'string' ? `'${k}'` : String(exact(k))}`);
-  }
-  if (p.t === 'str') {
-    const idx = normIndex(k, p.len);
-    const chars = Array.from(p.v ?? '');
-    if (idx < chars.length) return chars[idx];
-    throw new EvaluationError('string value was truncated in the trace');
-  }
-  if (isNamedTuple(p)) {   // a named tuple: its fields in order
-    const idx = normIndex(k, p.len);
-    if (idx < p.fields.length) return fromPreview(p.fields[idx][1]);
-    throw new EvaluationError(`item ${idx} is not in the preview (tuple was capped)`);
-  }
-  if (Array.isArray(p.items) && (p.t === 'list' || p.t === 'tuple' || typeof p.len === 'number')) {
-    if (p.t === 'set' || p.t === 'frozenset') throw new EvaluationError(`'${p.t}' object is not subscriptable`);
-    const len = typeof p.len === 'number' ? p.len : p.items.length;
-    const idx = normIndex(k, len);
-    if (idx < p.items.length) return fromPreview(p.items[idx]);
-    throw new EvaluationError(`item ${idx} is not in the preview (list was capped)`);
-  }
-  throw new EvaluationError(`'${p.t}' object is not subscriptable in the preview`);
-}
-
-/** x.name: a field the recorder stored for an object (never a method, a property or a computed value). */
-function pyAttribute(x, name) {
-  if (!(x instanceof Box) || !Array.isArray(x.p.fields)) {
-    throw new EvaluationError(`'${typeName(x)}' object has no recorded attribute '${name}'`);
-  }
-  const p = x.p;
-  for (const [field, value] of p.fields) if (field === name) return fromPreview(value);
-  if (p.more > 0) throw new EvaluationError(`attribute '${name}' is not in the preview (fields were capped)`);
-  throw new EvaluationError(`'${p.t}' object has no attribute '${name}'`);
-}
-
-function normIndex(k, len) {
-  if (!isInt(k)) {
-    if (isBigIntBox(k)) throw new EvaluationError('IndexError: cannot fit \'int\' into an index-sized integer');
-    throw new EvaluationError(`indices must be integers, not ${typeName(k)}`);
-  }
-  let i = Number(exact(k)); // a bigint index is out of any range anyway
-  if (i < 0) i += len;
-  if (i < 0 || i >= len) throw new EvaluationError('IndexError: index out of range');
-  return i;
-}
-
-/** Number of bits of a positive bigint. @param {bigint} n */
-const bitLength = (n) => n.toString(2).length;
-
-/** Python's int / int: the exact quotient rounded once to a float. @param {bigint} x @param {bigint} y */
-function intTrueDivide(x, y) {
-  if (y === 0n) throw new EvaluationError('ZeroDivisionError: division by zero');
-  const neg = (x < 0n) !== (y < 0n);
-  const a = x < 0n ? -x : x, b = y < 0n ? -y : y;
-  if (a <= MAX_SAFE && b <= MAX_SAFE) return toFloatValue(Number(x) / Number(y)); // both exact: IEEE rounds once
-  if (a === 0n) return toFloatValue(neg ? -0 : 0);
-  // A quotient of 64-65 bits, its last bit set when the division was inexact (a sticky bit), so
-  // Number() rounds it once, to the same double as the exact quotient; then scale by 2**-shift.
-  const shift = 64 - (bitLength(a) - bitLength(b));
-  const num = shift >= 0 ? a << BigInt(shift) : a, den = shift >= 0 ? b : b << BigInt(-shift);
-  let q = num / den;
-  if (num % den !== 0n) q |= 1n;
-  const exponent = bitLength(q) - 1 - shift;
-  if (exponent > 1023) throw new EvaluationError('OverflowError: integer division result too large for a float');
-  if (exponent < -1022) throw new EvaluationError('cannot tell: the quotient is subnormal'); // would round twice
-  const half = Math.trunc(-shift / 2);
-  const r = Number(q) * 2 ** half * 2 ** (-shift - half);
-  return toFloatValue(neg ? -r : r);
-}
-
-/** Python int arithmetic, exact: plain numbers while the result is a safe integer, else BigInt. */
-function intArith(op, a, b) {
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (op === '+' || op === '-' || op === '*') {
-      const r = op === '+' ? a + b : op === '-' ? a - b : a * b;
-      if (Number.isSafeInteger(r)) return r + 0; // exact (an inexact result is beyond 2**53); + 0: no -0 among ints
-    } else if (op === '/') {
-      if (b !== 0) return toFloatValue(a / b); // both exact: IEEE rounds the quotient once, as Python does
-    } else if (b !== 0) {
-      // Floor division and modulo of safe integers: fmod and the sign fix are exact, and so is the
-      // quotient while a - m (below |a| + |b| in size) is below 2**53; past that, BigInt.
-      let m = a % b;
-      if (m !== 0 && (m < 0) !== (b < 0)) m += b;
-      if (op === '%') return m + 0;
-      if (Math.abs(a) + Math.abs(b) <= 2 ** 53) return (a - m) / b + 0;
-    }
-  }
-  const x = BigInt(exact(a)), y = BigInt(exact(b));
-  switch (op) {
-    case '+': return toIntValue(x + y);
-    case '-': return toIntValue(x - y);
-    case '*': return toIntValue(x * y);
-    case '/': return intTrueDivide(x, y);
-    default: {
-      if (y === 0n) throw new EvaluationError(`ZeroDivisionError: integer ${op === '%' ? 'modulo' : 'division'} by zero`);
-      let r = x % y; // BigInt's % truncates; Python's takes the sign of the divisor
-      if (r !== 0n && (r < 0n) !== (y < 0n)) r += y;
-      return toIntValue(op === '%' ? r : (x - r) / y);
-    }
-  }
-}
-
-/** Python float arithmetic (an int operand converted first, as Python does). @param {number} x @param {number} y */
-function floatArith(op, x, y) {
-  switch (op) {
-    case '+': return toFloatValue(x + y);
-    case '-': return toFloatValue(x - y);
-    case '*': return toFloatValue(x * y);
-    case '/':
-      if (y === 0) throw new EvaluationError('ZeroDivisionError: float division by zero');
-      return toFloatValue(x / y);
-    default: {
-      if (y === 0) throw new EvaluationError(`ZeroDivisionError: float ${op === '%' ? 'modulo' : 'floor division'} by zero`);
-      // CPython's float_divmod (Objects/floatobject.c), step by step: not Math.floor(x / y), which
-      // rounds first (1 // 0.1 is 9.0 in Python, floor(1 / 0.1) is 10).
-      let mod = x % y;
-      let div = (x - mod) / y;
-      if (mod !== 0) { // NaN included, as C's `if (mod)`
-        if ((y < 0) !== (mod < 0)) { mod += y; div -= 1; }
-      } else {
-        mod = y < 0 ? -0 : 0;
-      }
-      if (op === '%') return toFloatValue(mod);
-      let floordiv;
-      if (div !== 0) {
-        floordiv = Math.floor(div);
-        if (div - floordiv > 0.5) floordiv += 1;
-      } else {
-        floordiv = x / y < 0 || Object.is(x / y, -0) ? -0 : 0;
-      }
-      return toFloatValue(floordiv);
-    }
-  }
-}
-
-/** str * int, as Python repeats (never building a huge text: that would be a MemoryError there). */
-function repeat(s, n) {
-  const count = Number(exact(n));
-  if (count > 2 ** 63 - 1) throw new EvaluationError("OverflowError: cannot fit 'int' into an index-sized integer");
-  if (count <= 0 || s === '') return '';
-  if (s.length * count > 2 ** 26) throw new EvaluationError('MemoryError: the repeated string would be too large');
-  return s.repeat(count);
-}
-
-function arith(op, a, b) {
-  if (typeof a === 'number' && typeof b === 'number') { // the common case first
-    return Number.isSafeInteger(a) && Number.isSafeInteger(b) ? intArith(op, a, b) : floatArith(op, a, b);
-  }
-  if (isNum(a) && isNum(b)) return isInt(a) && isInt(b) ? intArith(op, a, b) : floatArith(op, asFloat(a), asFloat(b));
-  if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
-  if (op === '*' && typeof a === 'string' && isInt(b)) return repeat(a, b);
-  if (op === '*' && typeof b === 'string' && isInt(a)) return repeat(b, a);
-  // What the preview lacks decides before a type error: a truncated text is still a str.
-  if ((op === '+' && (typeof a === 'string' || isCutStr(a)) && (typeof b === 'string' || isCutStr(b)))
-    || (op === '*' && ((isCutStr(a) && (isInt(b) || isBigIntBox(b))) || (isCutStr(b) && (isInt(a) || isBigIntBox(a)))))
-    || ((isNum(a) || isBigIntBox(a)) && (isNum(b) || isBigIntBox(b)))) opaque(a, b);
-  throw new EvaluationError(`unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
-}
+const intLiteral = toIntValue;
+const floatLiteral = toFloatValue;
 
 // ---------------------------------------------------------------------------
-// Parser: compiles straight to closures `(lookup) => value`, where lookup(name)
-// returns a Value preview or undefined.
-
-/**
- * @typedef {(lookup: (name: string) => any) => any} Compiled
- */
+// Parser: source text to a syntax tree (plain objects with `k`, the kind of node).
 
 class Parser {
   /** @param {string} src */
@@ -626,47 +167,84 @@ class Parser {
     this.src = src;
     this.toks = tokenize(src);
     this.k = 0;
-    /** @type {Set<string>} */
-    this.names = new Set();
   }
   get tok() { return this.toks[this.k]; }
+  peek(n = 1) { return this.toks[this.k + n]; }
   fail(msg, tok = this.tok) { throw new ConditionError(msg, tok.pos, this.src); }
   isOp(v) { return this.tok.type === 'op' && this.tok.value === v; }
   isKw(v) { return this.tok.type === 'kw' && this.tok.value === v; }
-  expectOp(v) {
-    if (!this.isOp(v)) this.fail(`expected '${v}'${this.tok.type === 'eof' ? ' before end' : ''}`);
+  expectOp(v, open = null) {
+    if (!this.isOp(v)) {
+      if (this.isOp('=')) this.fail("assignment is not allowed; use '==' to compare");
+      this.fail(`expected '${v}'${open ? ` to close '${open.value}' at column ${open.pos + 1}` : ''}${this.tok.type === 'eof' ? ' before end' : ''}`);
+    }
     this.k++;
   }
 
   parse() {
     if (this.tok.type === 'eof') this.fail('empty condition');
-    const e = this.orExpr();
-    if (this.tok.type !== 'eof') this.fail(`unexpected '${this.tok.value}'`);
+    const e = this.exprList(true);
+    if (this.tok.type !== 'eof') {
+      if (this.isOp('=')) this.fail("assignment is not allowed; use '==' to compare");
+      this.fail(`unexpected '${this.tok.value}'`);
+    }
     return e;
   }
-  orExpr() {
-    let left = this.andExpr();
+  /** An expression, or a tuple of them without parentheses (`a, b`). */
+  exprList(top = false) {
+    const first = this.expr();
+    if (!this.isOp(',')) return first;
+    const items = [first];
+    while (this.isOp(',')) {
+      this.k++;
+      if (top ? this.tok.type === 'eof' : this.isOp(')') || this.isOp(']')) break;
+      items.push(this.expr());
+    }
+    return { k: 'tuple', items };
+  }
+  expr() {
+    if (this.isKw('lambda')) return this.lambda();
+    const body = this.disjunction();
+    if (!this.isKw('if')) return body;
+    this.k++;
+    const test = this.disjunction();
+    if (!this.isKw('else')) this.fail("expected 'else' in a conditional expression");
+    this.k++;
+    return { k: 'ifexp', test, body, orelse: this.expr() };
+  }
+  lambda() {
+    this.k++;
+    const params = [];
+    while (!this.isOp(':')) {
+      if (this.tok.type !== 'name') this.fail('expected a parameter name');
+      params.push(this.tok.value);
+      this.k++;
+      if (!this.isOp(',')) break;
+      this.k++;
+    }
+    this.expectOp(':');
+    return { k: 'lambda', params, body: this.expr() };
+  }
+  disjunction() {
+    let left = this.conjunction();
     while (this.isKw('or')) {
       this.k++;
-      const l = left, r = this.andExpr();
-      left = (env) => { const a = l(env); return truthy(a) ? a : r(env); };
+      left = { k: 'bool', op: 'or', left, right: this.conjunction() };
     }
     return left;
   }
-  andExpr() {
-    let left = this.notExpr();
+  conjunction() {
+    let left = this.inversion();
     while (this.isKw('and')) {
       this.k++;
-      const l = left, r = this.notExpr();
-      left = (env) => { const a = l(env); return truthy(a) ? r(env) : a; };
+      left = { k: 'bool', op: 'and', left, right: this.inversion() };
     }
     return left;
   }
-  notExpr() {
+  inversion() {
     if (this.isKw('not')) {
       this.k++;
-      const e = this.notExpr();
-      return (env) => !truthy(e(env));
+      return { k: 'not', e: this.inversion() };
     }
     return this.comparison();
   }
@@ -675,8 +253,8 @@ class Parser {
     if (t.type === 'op' && ['==', '!=', '<', '<=', '>', '>='].includes(t.value)) { this.k++; return t.value; }
     if (this.isKw('in')) { this.k++; return 'in'; }
     if (this.isKw('not')) {
-      if (this.toks[this.k + 1].type === 'kw' && this.toks[this.k + 1].value === 'in') { this.k += 2; return 'not in'; }
-      this.fail("expected 'in' after 'not'", this.toks[this.k + 1]);
+      if (this.peek().type === 'kw' && this.peek().value === 'in') { this.k += 2; return 'not in'; }
+      this.fail("expected 'in' after 'not'", this.peek());
     }
     if (this.isKw('is')) {
       this.k++;
@@ -686,38 +264,17 @@ class Parser {
     return null;
   }
   comparison() {
-    const first = this.arith();
-    /** @type {{op: string, e: Compiled}[]} */
+    const first = this.sum();
     const rest = [];
-    for (let op = this.compOp(); op; op = this.compOp()) rest.push({ op, e: this.arith() });
-    if (rest.length === 0) return first;
-    return (env) => {
-      let a = first(env);
-      for (const { op, e } of rest) {
-        const b = e(env);
-        let ok;
-        switch (op) {
-          case '==': ok = pyEq(a, b); break;
-          case '!=': ok = !pyEq(a, b); break;
-          case 'in': ok = pyIn(a, b); break;
-          case 'not in': ok = !pyIn(a, b); break;
-          case 'is': ok = pyIs(a, b); break;
-          case 'is not': ok = !pyIs(a, b); break;
-          default: ok = pyCompare(op, a, b);
-        }
-        if (!ok) return false; // chained comparisons short-circuit like Python
-        a = b;
-      }
-      return true;
-    };
+    for (let op = this.compOp(); op; op = this.compOp()) rest.push({ op, e: this.sum() });
+    return rest.length ? { k: 'cmp', first, rest } : first;
   }
-  arith() {
+  sum() {
     let left = this.term();
     while (this.isOp('+') || this.isOp('-')) {
       const op = this.tok.value;
       this.k++;
-      const l = left, r = this.term();
-      left = (env) => arith(op, l(env), r(env));
+      left = { k: 'bin', op, l: left, r: this.term() };
     }
     return left;
   }
@@ -726,8 +283,7 @@ class Parser {
     while (this.isOp('*') || this.isOp('/') || this.isOp('//') || this.isOp('%')) {
       const op = this.tok.value;
       this.k++;
-      const l = left, r = this.unary();
-      left = (env) => arith(op, l(env), r(env));
+      left = { k: 'bin', op, l: left, r: this.unary() };
     }
     return left;
   }
@@ -735,104 +291,441 @@ class Parser {
     if (this.isOp('-') || this.isOp('+')) {
       const op = this.tok.value;
       this.k++;
-      const e = this.unary();
-      return (env) => {
-        const x = e(env);
-        if (!isNum(x)) {
-          opaque(x);
-          throw new EvaluationError(`bad operand type for unary ${op}: '${typeName(x)}'`);
-        }
-        if (op === '+') return typeof x === 'boolean' ? exact(x) : x;
-        if (typeof x === 'number') return Number.isSafeInteger(x) ? 0 - x : -x; // 0 - x: no -0 among ints
-        if (x instanceof PyFloat) return toFloatValue(-x.x);
-        return toIntValue(-BigInt(exact(x))); // a bigint or a bool
-      };
+      return { k: 'unary', op, e: this.unary() };
     }
     return this.postfix();
   }
   postfix() {
     let e = this.atom();
-    while (this.isOp('[') || this.isOp('.')) {
+    for (;;) {
       if (this.isOp('.')) {
         this.k++;
         const name = this.tok;
         if (name.type !== 'name') this.fail("expected an attribute name after '.'", name);
         this.k++;
-        const target = e;
-        e = (env) => pyAttribute(target(env), name.value);
-        continue;
+        if (this.isOp('(')) {
+          if (MUTATING.has(name.value)) {
+            this.fail(`${name.value}() would change the program's value; an expression here only reads values`, name);
+          }
+          const { args, kw } = this.callArgs();
+          e = { k: 'method', obj: e, name: name.value, args, kw };
+        } else {
+          e = { k: 'attr', obj: e, name: name.value };
+        }
+      } else if (this.isOp('(')) {
+        if (e.k === 'name' && !BUILTINS.has(e.id) && PYTHON_BUILTINS.has(e.id)) {
+          this.fail(`${e.id}() is not supported here; the functions an expression can call are ${[...BUILTINS.keys()].filter((n) => n !== 'object').join(', ')}`, this.toks[this.k - 1]);
+        }
+        const { args, kw } = this.callArgs();
+        e = { k: 'call', fn: e, args, kw };
+      } else if (this.isOp('[')) {
+        const open = this.tok;
+        this.k++;
+        if (this.isOp(']')) this.fail('empty subscript');
+        const items = [this.subscriptItem()];
+        let comma = false;
+        while (this.isOp(',')) {
+          this.k++;
+          comma = true;
+          if (this.isOp(']')) break;
+          items.push(this.subscriptItem());
+        }
+        if (!this.isOp(']')) this.fail(`expected ']' to close '[' at column ${open.pos + 1}`);
+        this.k++;
+        e = { k: 'sub', obj: e, index: comma ? { k: 'tuple', items } : items[0] };
+      } else {
+        return e;
       }
-      const open = this.tok;
-      this.k++;
-      if (this.isOp(']')) this.fail('empty subscript');
-      const idx = this.orExpr();
-      if (!this.isOp(']')) this.fail(`expected ']' to close '[' at column ${open.pos + 1}`);
-      this.k++;
-      const target = e;
-      e = (env) => pySubscript(target(env), idx(env));
     }
-    return e;
+  }
+  subscriptItem() {
+    const start = this.isOp(':') ? null : this.expr();
+    if (!this.isOp(':')) return start;
+    this.k++;
+    const end = () => this.isOp(']') || this.isOp(',') || this.isOp(':');
+    const stop = end() ? null : this.expr();
+    let step = null;
+    if (this.isOp(':')) {
+      this.k++;
+      step = this.isOp(']') || this.isOp(',') ? null : this.expr();
+    }
+    return { k: 'slice', start, stop, step };
+  }
+  /** `(` args `)`: positional, then name=value; a generator expression may be the sole argument. */
+  callArgs() {
+    const open = this.tok;
+    this.k++;
+    const args = [], kw = [];
+    while (!this.isOp(')')) {
+      if (this.tok.type === 'name' && this.peek().type === 'op' && this.peek().value === '=') {
+        const name = this.tok.value;
+        if (kw.some(([n]) => n === name)) this.fail(`keyword argument repeated: ${name}`);
+        this.k += 2;
+        kw.push([name, this.expr()]);
+      } else {
+        if (kw.length) this.fail('positional argument follows keyword argument');
+        const at = this.tok;
+        const e = this.expr();
+        if (this.isKw('for')) {
+          const gen = this.comprehension('gen', e);
+          if (args.length || kw.length || !this.isOp(')')) this.fail('Generator expression must be parenthesized', at);
+          args.push(gen);
+          break;
+        }
+        args.push(e);
+      }
+      if (!this.isOp(',')) break;
+      this.k++;
+    }
+    this.expectOp(')', open);
+    return { args, kw };
+  }
+  /** The `for ... in ... if ...` clauses after `elt`. */
+  comprehension(kind, elt, value = null) {
+    const clauses = [];
+    while (this.isKw('for')) {
+      this.k++;
+      const target = this.target();
+      if (!this.isKw('in')) this.fail("expected 'in' in a comprehension");
+      this.k++;
+      const iter = this.disjunction();
+      const ifs = [];
+      while (this.isKw('if')) {
+        this.k++;
+        ifs.push(this.disjunction());
+      }
+      clauses.push({ target, iter, ifs });
+    }
+    return { k: 'comp', kind, elt, value, clauses };
+  }
+  /** A comprehension's target: a name, or names to unpack (`k, v` or `(k, v)`). */
+  target() {
+    const paren = this.isOp('(');
+    if (paren) this.k++;
+    const names = [];
+    let comma = false;
+    for (;;) {
+      if (this.tok.type !== 'name') this.fail('expected a name to assign in a comprehension');
+      names.push(this.tok.value);
+      this.k++;
+      if (!this.isOp(',')) break;
+      this.k++;
+      comma = true;
+      if (paren ? this.isOp(')') : this.isKw('in')) break;
+    }
+    if (paren) this.expectOp(')');
+    return names.length === 1 && !comma ? names[0] : names;
   }
   atom() {
     const t = this.tok;
     switch (t.type) {
-      case 'num': this.k++; return () => t.value;
-      case 'str': this.k++; return () => t.value;
-      case 'kw':
-        if (t.value === 'None') { this.k++; return () => null; }
-        if (t.value === 'True') { this.k++; return () => true; }
-        if (t.value === 'False') { this.k++; return () => false; }
-        return this.fail(`unexpected '${t.value}'`);
-      case 'name': {
-        this.k++;
-        if (this.isOp('(')) {
-          if (t.value !== 'len') this.fail(`only len() can be called, not ${t.value}()`, t);
-          this.k++;
-          if (this.isOp(')')) this.fail('len() takes exactly one argument');
-          const arg = this.orExpr();
-          if (this.isOp(',')) this.fail('len() takes exactly one argument');
-          this.expectOp(')');
-          return (env) => pyLenOf(arg(env));
-        }
-        const name = t.value;
-        this.names.add(name);
-        return (lookup) => {
-          const v = lookup(name);
-          if (v === undefined) throw new EvaluationError(`name '${name}' is not defined here`);
-          return v !== null && typeof v === 'object' ? fromPreview(v) : v; // a number, bool or None as itself
-        };
+      case 'num': this.k++; return { k: 'const', value: t.value };
+      case 'str': {
+        let text = '';
+        while (this.tok.type === 'str') text += this.toks[this.k++].value;
+        return { k: 'const', value: text };
       }
+      case 'kw':
+        if (t.value === 'None') { this.k++; return { k: 'const', value: null }; }
+        if (t.value === 'True') { this.k++; return { k: 'const', value: true }; }
+        if (t.value === 'False') { this.k++; return { k: 'const', value: false }; }
+        return this.fail(`unexpected '${t.value}'`);
+      case 'name': this.k++; return { k: 'name', id: t.value };
       case 'op':
-        if (t.value === '(') {
-          this.k++;
-          if (this.isOp(')')) this.fail('empty parentheses');
-          const e = this.orExpr();
-          if (this.isOp(',')) this.fail('tuples are not supported');
-          this.expectOp(')');
-          return e;
-        }
+        if (t.value === '(') return this.parenthesized();
+        if (t.value === '[') return this.bracketed();
+        if (t.value === '{') return this.braced();
         return this.fail(`unexpected '${t.value}'`);
       case 'eof':
         return this.fail('unexpected end of condition');
     }
     return this.fail('unexpected token');
   }
+  parenthesized() {
+    const open = this.tok;
+    this.k++;
+    if (this.isOp(')')) { this.k++; return { k: 'tuple', items: [] }; }
+    const first = this.expr();
+    if (this.isKw('for')) {
+      const gen = this.comprehension('gen', first);
+      this.expectOp(')', open);
+      return gen;
+    }
+    if (!this.isOp(',')) {
+      this.expectOp(')', open);
+      return first;
+    }
+    const items = [first];
+    while (this.isOp(',')) {
+      this.k++;
+      if (this.isOp(')')) break;
+      items.push(this.expr());
+    }
+    this.expectOp(')', open);
+    return { k: 'tuple', items };
+  }
+  bracketed() {
+    const open = this.tok;
+    this.k++;
+    if (this.isOp(']')) { this.k++; return { k: 'list', items: [] }; }
+    const first = this.expr();
+    if (this.isKw('for')) {
+      const comp = this.comprehension('list', first);
+      this.expectOp(']', open);
+      return comp;
+    }
+    const items = [first];
+    while (this.isOp(',')) {
+      this.k++;
+      if (this.isOp(']')) break;
+      items.push(this.expr());
+    }
+    this.expectOp(']', open);
+    return { k: 'list', items };
+  }
+  braced() {
+    const open = this.tok;
+    this.k++;
+    if (this.isOp('}')) { this.k++; return { k: 'dict', pairs: [] }; }
+    const first = this.expr();
+    if (this.isOp(':')) {
+      this.k++;
+      const value = this.expr();
+      if (this.isKw('for')) {
+        const comp = this.comprehension('dict', first, value);
+        this.expectOp('}', open);
+        return comp;
+      }
+      const pairs = [[first, value]];
+      while (this.isOp(',')) {
+        this.k++;
+        if (this.isOp('}')) break;
+        const key = this.expr();
+        this.expectOp(':');
+        pairs.push([key, this.expr()]);
+      }
+      this.expectOp('}', open);
+      return { k: 'dict', pairs };
+    }
+    if (this.isKw('for')) {
+      const comp = this.comprehension('set', first);
+      this.expectOp('}', open);
+      return comp;
+    }
+    const items = [first];
+    while (this.isOp(',')) {
+      this.k++;
+      if (this.isOp('}')) break;
+      items.push(this.expr());
+    }
+    this.expectOp('}', open);
+    return { k: 'set', items };
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Compiler: a syntax tree to a closure `(ctx) => value`, where ctx.lookup(name) gives a local's
+// Value preview (or a number, boolean or null standing for itself, or undefined when there is no
+// such local), and ctx.vars holds the names a comprehension or lambda binds.
+
+/** @typedef {{lookup: (name: string) => any, vars: Map<string, any>}} Ctx */
+/** @typedef {(ctx: Ctx) => any} Compiled */
+
+class Compiler {
+  constructor() {
+    /** @type {Set<string>} local names the expression reads */
+    this.names = new Set();
+  }
+
+  /** @param {any} node @param {Set<string>} bound names bound by enclosing comprehensions and lambdas @returns {Compiled} */
+  compile(node, bound) {
+    const c = (n) => this.compile(n, bound);
+    switch (node.k) {
+      case 'const': { const v = node.value; return () => v; }
+      case 'name': return this.name(node.id, bound);
+      case 'bool': {
+        const l = c(node.left), r = c(node.right);
+        return node.op === 'and'
+          ? (ctx) => { const a = l(ctx); return truthy(a) ? r(ctx) : a; }
+          : (ctx) => { const a = l(ctx); return truthy(a) ? a : r(ctx); };
+      }
+      case 'not': { const e = c(node.e); return (ctx) => !truthy(e(ctx)); }
+      case 'ifexp': {
+        const test = c(node.test), body = c(node.body), orelse = c(node.orelse);
+        return (ctx) => (truthy(test(ctx)) ? body(ctx) : orelse(ctx));
+      }
+      case 'cmp': {
+        const first = c(node.first);
+        const rest = node.rest.map(({ op, e }) => ({ op, e: c(e) }));
+        return (ctx) => {
+          let a = first(ctx);
+          for (const { op, e } of rest) {
+            const b = e(ctx);
+            if (!compare(op, a, b)) return false; // chained comparisons short-circuit like Python
+            a = b;
+          }
+          return true;
+        };
+      }
+      case 'bin': { const l = c(node.l), r = c(node.r), op = node.op; return (ctx) => arith(op, l(ctx), r(ctx)); }
+      case 'unary': { const e = c(node.e), op = node.op; return (ctx) => unary(op, e(ctx)); }
+      case 'attr': { const obj = c(node.obj), name = node.name; return (ctx) => pyAttribute(obj(ctx), name); }
+      case 'sub': { const obj = c(node.obj), index = c(node.index); return (ctx) => pySubscript(obj(ctx), index(ctx)); }
+      case 'slice': {
+        const none = () => null;
+        const start = node.start ? c(node.start) : none, stop = node.stop ? c(node.stop) : none, step = node.step ? c(node.step) : none;
+        return (ctx) => new PySlice(start(ctx), stop(ctx), step(ctx));
+      }
+      case 'call': {
+        const fn = c(node.fn), args = this.args(node, bound);
+        return (ctx) => { const f = fn(ctx); const [a, kw] = args(ctx); return callValue(f, a, kw); };
+      }
+      case 'method': {
+        const obj = c(node.obj), args = this.args(node, bound), name = node.name;
+        return (ctx) => { const o = obj(ctx); const [a, kw] = args(ctx); return callMethod(o, name, a, kw); };
+      }
+      case 'tuple': case 'list': {
+        const items = node.items.map(c), t = node.k;
+        return (ctx) => new Seq(t, items.map((e) => e(ctx)));
+      }
+      case 'set': { const items = node.items.map(c); return (ctx) => makeSet(items.map((e) => e(ctx))); }
+      case 'dict': {
+        const pairs = node.pairs.map(([k, v]) => [c(k), c(v)]);
+        return (ctx) => makeDict(pairs.map(([k, v]) => [k(ctx), v(ctx)]));
+      }
+      case 'comp': return this.comprehension(node, bound);
+      case 'lambda': {
+        const inner = new Set([...bound, ...node.params]);
+        const body = this.compile(node.body, inner), params = node.params;
+        return (ctx) => new PyFunc('<lambda>', (args, kw) => {
+          if (kw.size) throw new EvaluationError(`TypeError: <lambda>() got an unexpected keyword argument '${kw.keys().next().value}'`);
+          if (args.length !== params.length) {
+            throw new EvaluationError(`TypeError: <lambda>() takes ${params.length} positional argument${params.length === 1 ? '' : 's'} but ${args.length} were given`);
+          }
+          const vars = new Map(ctx.vars);
+          params.forEach((p, i) => vars.set(p, args[i]));
+          return body({ lookup: ctx.lookup, vars });
+        }, false);
+      }
+      default: throw new Error(`unknown node ${node.k}`);
+    }
+  }
+
+  /** A name: bound by a comprehension or lambda, else a local of the frame, else a builtin. */
+  name(id, bound) {
+    if (bound.has(id)) return (ctx) => ctx.vars.get(id);
+    this.names.add(id);
+    const builtin = BUILTINS.get(id);
+    return (ctx) => {
+      const v = ctx.lookup(id);
+      if (v !== undefined) return fromLookup(v);
+      if (builtin !== undefined) return builtin;
+      throw new EvaluationError(`NameError: name '${id}' is not defined`);
+    };
+  }
+
+  /** Positional and keyword arguments: `(ctx) => [args, Map of keywords]`. */
+  args(node, bound) {
+    const args = node.args.map((a) => this.compile(a, bound));
+    const kw = node.kw.map(([name, e]) => [name, this.compile(e, bound)]);
+    return (ctx) => [args.map((a) => a(ctx)), new Map(kw.map(([name, e]) => [name, e(ctx)]))];
+  }
+
+  /**
+   * [elt for ...], {elt for ...}, {k: v for ...}, (elt for ...). As in Python, the first iterable is
+   * evaluated where the comprehension is (eagerly, for a generator too) and the others in its scope.
+   */
+  comprehension(node, bound) {
+    const inner = new Set(bound);
+    const clauses = node.clauses.map((clause, i) => {
+      const iter = this.compile(clause.iter, i === 0 ? bound : inner);
+      for (const name of [clause.target].flat()) inner.add(name);
+      return { target: clause.target, iter, ifs: clause.ifs.map((f) => this.compile(f, inner)) };
+    });
+    const elt = this.compile(node.elt, inner);
+    const value = node.value ? this.compile(node.value, inner) : null;
+    /** Every element, lazily: mode 'ordered' or 'any' (see PyGen), `seen` noting an unordered source. */
+    function* run(ctx, first, mode, seen) {
+      const vars = new Map(ctx.vars);
+      const scope = { lookup: ctx.lookup, vars };
+      function* level(i, source) {
+        if (mode === 'any' && unordered(source)) seen.sawUnordered = true;
+        for (const item of iterate(source, mode)) {
+          tick();
+          assign(vars, clauses[i].target, item);
+          if (!clauses[i].ifs.every((f) => truthy(f(scope)))) continue;
+          if (i + 1 === clauses.length) yield value ? [elt(scope), value(scope)] : elt(scope);
+          else yield* level(i + 1, clauses[i + 1].iter(scope));
+        }
+      }
+      yield* level(0, first);
+    }
+    const first = clauses[0].iter;
+    switch (node.kind) {
+      case 'list': return (ctx) => new Seq('list', [...run(ctx, first(ctx), 'ordered', {})]);
+      case 'set': return (ctx) => makeSet([...run(ctx, first(ctx), 'any', {})]);
+      case 'dict': return (ctx) => makeDict([...run(ctx, first(ctx), 'ordered', {})]);
+      default: return (ctx) => {
+        const source = first(ctx);
+        if (typeof source !== 'string') iterableCheck(source);
+        return new PyGen((mode, gen) => run(ctx, source, mode, gen));
+      };
+    }
+  }
+}
+
+/** A generator's first iterable must be iterable when the generator is made (as CPython's iter()). */
+function iterableCheck(x) {
+  if (x === null || typeof x === 'boolean' || typeof x === 'number' || typeof x === 'bigint' || x instanceof PyFunc) {
+    throw new EvaluationError(`TypeError: '${typeName(x)}' object is not iterable`);
+  }
+}
+
+/** Bind a comprehension's target to an item (unpacking `k, v`). */
+function assign(vars, target, item) {
+  if (typeof target === 'string') {
+    vars.set(target, item);
+    return;
+  }
+  const items = iterate(item);
+  if (items.length !== target.length) {
+    throw new EvaluationError(items.length > target.length
+      ? `ValueError: too many values to unpack (expected ${target.length})`
+      : `ValueError: not enough values to unpack (expected ${target.length}, got ${items.length})`);
+  }
+  target.forEach((name, i) => vars.set(name, items[i]));
+}
+
+function compare(op, a, b) {
+  switch (op) {
+    case '==': return pyEq(a, b);
+    case '!=': return !pyEq(a, b);
+    case 'in': return pyIn(a, b);
+    case 'not in': return !pyIn(a, b);
+    case 'is': return pyIs(a, b);
+    case 'is not': return !pyIs(a, b);
+    default: return truthy(pyCompare(op, a, b));
+  }
 }
 
 /**
  * @typedef {object} Condition
  * @property {string} source  the text as given
- * @property {Set<string>} names  local names the condition reads
+ * @property {Set<string>} names  names the expression reads from the frame (builtins it calls too:
+ *   a local of that name would hide the builtin)
  * @property {(lookup: (name: string) => any) => boolean} test
  *   evaluate with `lookup(name)` returning a trace Value preview, or a number, boolean or null
- *   standing for itself (or undefined
- *   when the name is not a local there); throws EvaluationError when undecidable
+ *   standing for itself (or undefined when the name is not a local there); its truth, as `if`
+ *   would take it; throws EvaluationError when undecidable
+ * @property {(lookup: (name: string) => any) => any} value
+ *   the same evaluation's value itself (a runtime value: `toPreview` makes it a Value, `pythonRepr`
+ *   its repr text)
  * @property {{name: string, test: (x: number) => boolean}|null} numeric  for `name OP int`: the
  *   answer when the name holds an int, float or bool (its number), without `test`
  */
 
 /**
- * Parse a breakpoint condition. Throws ConditionError (with `.position`) when
+ * Parse a breakpoint condition or watch expression. Throws ConditionError (with `.position`) when
  * the text is not in the supported language.
  * @param {string} source
  * @returns {Condition}
@@ -840,11 +733,23 @@ class Parser {
 export function parseCondition(source) {
   if (typeof source !== 'string') throw new TypeError('condition must be a string');
   const p = new Parser(source);
-  const compiled = p.parse();
+  const tree = p.parse();
+  const compiler = new Compiler();
+  const compiled = compiler.compile(tree, new Set());
+  const value = (lookup) => {
+    resetBudget();
+    try {
+      return compiled({ lookup, vars: new Map() });
+    } catch (e) {
+      if (e instanceof RangeError && /call stack/i.test(e.message)) throw new EvaluationError('RecursionError: the expression is nested too deeply');
+      throw e;
+    }
+  };
   return {
     source,
-    names: p.names,
-    test: (lookup) => truthy(compiled(lookup)),
+    names: compiler.names,
+    test: (lookup) => truthy(value(lookup)),
+    value,
     numeric: numericComparison(p.toks),
   };
 }

@@ -5,11 +5,12 @@
 // a number the recorder kept raw, put into a ValueTable with its kind and handed to the condition by
 // ValueTable.runtime, as the page does (JSON has no NaN, infinities or -0, so those come as the strings
 // "nan", "inf", "-inf", "-0").
-// Output (stdout): one JSON list, an answer per case: {"a": true|false} the condition's truth,
+// Output (stdout): one JSON list, an answer per case: {"a": true|false, "r"?: repr} the condition's truth
+// and, when the engine can say it exactly, the CPython repr text of its value (pythonRepr, strict),
 // {"e": message} an EvaluationError (the engine cannot tell, or Python would raise), {"c": message} a
 // ConditionError (the text did not parse), {"x": message} anything else thrown (always a bug).
 import { readFileSync } from 'node:fs';
-import { parseCondition, ConditionError, EvaluationError } from '../../site/js/conditions.js';
+import { parseCondition, pythonRepr, ConditionError, EvaluationError } from '../../site/js/conditions.js';
 import { ValueTable, INT, FLOAT, BOOL, NONE } from '../../site/js/trace-columns.js';
 
 const SPECIAL = { nan: NaN, inf: Infinity, '-inf': -Infinity, '-0': -0 };
@@ -48,7 +49,13 @@ const answers = input.cases.map(([env, source]) => {
     if (x !== undefined && x !== null && condition.numeric.test(x) !== answer) {
       return { x: `the numeric fast path answers ${!answer} for ${x}` };
     }
-    return { a: answer };
+    const out = { a: answer };
+    try {
+      out.r = pythonRepr(condition.value(envs[env].get), { strict: true });
+    } catch (e) {
+      if (!(e instanceof EvaluationError)) return { x: `repr: ${e?.name}: ${e?.message}` };
+    }
+    return out;
   } catch (e) {
     if (e instanceof EvaluationError) return { e: e.message };
     if (e instanceof ConditionError) return { c: e.message };

@@ -1,7 +1,7 @@
 // The breakpoint condition language, evaluated over Value previews.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCondition, ConditionError, EvaluationError } from '../../site/js/conditions.js';
+import { parseCondition, ConditionError, EvaluationError, pythonRepr, toPreview, fromPreview } from '../../site/js/conditions.js';
 import { val } from './make-trace.mjs';
 
 const env = {
@@ -57,7 +57,9 @@ test('undecidable or invalid evaluations throw EvaluationError', () => {
     ['n / 0', /ZeroDivisionError/],
     ['len(n)', /has no len/],
     ['n[0]', /not subscriptable/],
-    ['xs == xs', /cannot compare two container/],
+    ['capped == capped', /not all of 'list' is in the preview/],
+    ['len()', /TypeError: len\(\) takes exactly one argument \(0 given\)/],
+    ['len(n, s)', /TypeError: len\(\) takes exactly one argument \(2 given\)/],
     ['n is 7', /'is' is only supported/],
     ['big == 1', /too large/],
     ['-s', /bad operand type/],
@@ -77,7 +79,11 @@ test('undecidable or invalid evaluations throw EvaluationError', () => {
 });
 
 test('names read by a condition are reported', () => {
-  assert.deepEqual([...parseCondition('a + len(b) > c[0]').names].sort(), ['a', 'b', 'c']);
+  // A builtin's name too: a local of that name would hide it.
+  assert.deepEqual([...parseCondition('a + len(b) > c[0]').names].sort(), ['a', 'b', 'c', 'len']);
+  // A comprehension's or lambda's own names are not read from the frame.
+  assert.deepEqual([...parseCondition('[x for x in xs if x > k]').names].sort(), ['k', 'xs']);
+  assert.deepEqual([...parseCondition('sorted(xs, key=lambda p: p[1])').names].sort(), ['sorted', 'xs']);
 });
 
 test('syntax errors carry a position', () => {
@@ -87,8 +93,10 @@ test('syntax errors carry a position', () => {
   assert.throws(() => parseCondition("s == 'a\\q'"), (e) => e.position === 7 && /unsupported escape/.test(e.message));
   assert.throws(() => parseCondition('xs['), (e) => e.position === 3);
   assert.throws(() => parseCondition('12abc'), (e) => e.position === 0 && /invalid number/.test(e.message));
-  assert.throws(() => parseCondition('len()'), (e) => e.position === 4);
-  assert.throws(() => parseCondition('len(a, b)'), (e) => e.position === 5);
+  assert.throws(() => parseCondition('print(a)'), (e) => e instanceof ConditionError && e.position === 0 && /print\(\) is not supported/.test(e.message));
+  assert.throws(() => parseCondition('f(x for x in y, 1)'), (e) => e.position === 2 && /Generator expression must be parenthesized/.test(e.message));
+  assert.throws(() => parseCondition('a if b'), (e) => e.position === 6 && /expected 'else'/.test(e.message));
+  assert.throws(() => parseCondition('a = 1'), (e) => e.position === 2 && /use '=='/.test(e.message));
 });
 
 test('attributes of objects are their recorded fields; nothing else is looked up', () => {
@@ -175,4 +183,140 @@ test('a float with a whole value stays a float when the value table hands it to 
   assert.equal(parseCondition('xs[i] == 4').test(get), true);
   assert.throws(() => parseCondition('xs[f] == 4').test(get), EvaluationError);   // list indices must be integers
   assert.throws(() => parseCondition("'ab' * f == 'abab'").test(get), EvaluationError);
+});
+
+// ---------------------------------------------------------------------------
+// The value API for watches: value(), toPreview(), pythonRepr().
+
+const values = {
+  xs: val([3, 1, 4]),
+  s: val('hello'),
+  d: { t: 'dict', r: "{'k': 1, 'z': 2}", len: 2, entries: [[val('k'), val(1)], [val('z'), val(2)]], more: 0 },
+  st: { t: 'set', r: '{1, 2}', len: 2, items: [val(1), val(2)], more: 0 },
+  capped: { t: 'list', r: '[0, 1, ...]', len: 100, items: [val(0), val(1)], more: 98 },
+  long: { t: 'str', r: "'aaaa...'", v: 'aaaa', len: 5000 },
+  two: { t: 'float', r: '2.0' },
+  pt: { t: 'Point', r: 'Point(x=1, y=2)', len: 2, more: 0, fields: [['x', val(1)], ['y', val(2)]] },
+  obj: { t: 'Cell', r: 'Cell(value=1)', more: 0, fields: [['value', val(1)]] },
+};
+const get = (name) => values[name];
+const value = (src) => parseCondition(src).value(get);
+const reprOf = (src) => pythonRepr(value(src));
+
+test('pythonRepr gives CPython repr text', () => {
+  assert.equal(reprOf("[1, 'a', None, 2.0, -0.0, (1,)]"), "[1, 'a', None, 2.0, -0.0, (1,)]");
+  const cases = [
+    ['1e16', '1e+16'], ['1e15', '1000000000000000.0'], ['0.0001', '0.0001'], ['0.00001', '1e-05'], ['1 / 3', '0.3333333333333333'],
+    ['2 ** 0 if False else 10 ** 0 if False else 9007199254740993', '9007199254740993'],
+    ['"it\'s"', '"it\'s"'], ["'a\\nb\\\\'", "'a\\nb\\\\'"], ["'\ue000😀'", "'\\ue000😀'"], ["'\"\\''", "'\"\\''"],
+    ['()', '()'], ['(1,)', '(1,)'], ['[]', '[]'], ['{}', '{}'], ["{'a': [1, 2]}", "{'a': [1, 2]}"], ['set()', 'set()'],
+    ['frozenset()', 'frozenset()'], ['{3}', '{3}'], ['xs[::-1]', '[4, 1, 3]'], ['d.keys()', "dict_keys(['k', 'z'])"],
+    ['list(d.items())', "[('k', 1), ('z', 2)]"], ['range(1, 5, 2)', 'range(1, 5, 2)'], ['type(xs)', "<class 'list'>"],
+    ['len', '<built-in function len>'], ['True', 'True'], ['None', 'None'], ['two', '2.0'], ['-two', '-2.0'],
+    ['float("nan")', 'nan'], ['-float("inf")', '-inf'], ['pt', 'Point(x=1, y=2)'],
+  ].filter(([src]) => !src.includes('**'));
+  for (const [src, want] of cases) assert.equal(reprOf(src), want, src);
+  // A set shows its items as the recorder does (sorted); strict mode says CPython's order is unknown.
+  assert.equal(reprOf('{3, 1, 2}'), '{1, 2, 3}');
+  assert.throws(() => pythonRepr(value('{3, 1, 2}'), { strict: true }), /order/);
+  assert.throws(() => pythonRepr(value('long'), { strict: true }), /truncated/);
+  assert.equal(pythonRepr(value('long')), "'aaaa...'"); // the preview's own text
+  assert.throws(() => pythonRepr(value('obj'), { strict: true }), /methods are not in the preview/);
+});
+
+test('value() returns the runtime value; toPreview makes it a Value the page can draw', () => {
+  assert.deepEqual(toPreview(value('len(xs)')), { t: 'int', r: '3' });
+  assert.deepEqual(toPreview(value('s.upper()')), { t: 'str', r: "'HELLO'", v: 'HELLO', len: 5 });
+  assert.deepEqual(toPreview(value('two / 4')), { t: 'float', r: '0.5' });
+  assert.deepEqual(toPreview(value('None')), { t: 'NoneType', r: 'None' });
+  assert.deepEqual(toPreview(value('xs == [3, 1, 4]')), { t: 'bool', r: 'True' });
+  assert.deepEqual(toPreview(value('sorted(xs)')), {
+    t: 'list', r: '[1, 3, 4]', len: 3, items: [val(1), val(3), val(4)], more: 0,
+  });
+  assert.deepEqual(toPreview(value("{'a': (1,)}")), {
+    t: 'dict', r: "{'a': (1,)}", len: 1, more: 0,
+    entries: [[{ t: 'str', r: "'a'", v: 'a', len: 1 }, { t: 'tuple', r: '(1,)', len: 1, items: [val(1)], more: 0 }]],
+  });
+  // A recorded value is its own preview (its object number and all).
+  assert.equal(toPreview(value('xs')), values.xs);
+  assert.equal(toPreview(value('d')), values.d);
+  // Past 16 items, 'more' counts what is left out, and the text is cut as the recorder cuts it.
+  const big = toPreview(value('list(range(40))'));
+  assert.equal(big.len, 40);
+  assert.equal(big.items.length, 16);
+  assert.equal(big.more, 24);
+  assert.equal(big.r, '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, …]');
+  const text = toPreview(value("'x' * 300"));
+  assert.equal(text.len, 300);
+  assert.equal(text.v.length, 200);
+  assert.equal(text.r.length, 120);
+  assert.ok(text.r.endsWith('…'));
+  // A value made and read back is the same value.
+  assert.equal(pythonRepr(fromPreview(toPreview(value('[1, (2.0, None)]')))), '[1, (2.0, None)]');
+  assert.equal(toPreview(value('type(xs)')).r, "<class 'list'>");
+});
+
+test('the new grammar: builtins, methods, slices, displays, comprehensions, container comparisons', () => {
+  const yes = [
+    'sorted(xs) == [1, 3, 4]', 'sorted(xs, reverse=True) == [4, 3, 1]', 'sorted(xs, key=lambda v: -v)[0] == 4',
+    'min(xs) == 1', 'max(xs) == 4', 'max(xs, key=abs) == 4', 'min([], default=7) == 7', 'sum(xs) == 8', 'sum(xs, 0.5) == 8.5',
+    'sum(x * x for x in xs) == 26', 'any(x > 3 for x in xs)', 'not all(x > 3 for x in xs)', 'all([])',
+    'isinstance(xs, list)', 'isinstance(pt, tuple)', 'not isinstance(obj, (int, str))', 'isinstance(True, int)',
+    'type(xs) is list', 'type(d) == dict', "type(s).__name__ == 'str'", 'type(None) is type(None)',
+    "str(xs) == '[3, 1, 4]'", "int(' 42 ') == 42", 'int(2.9) == 2', 'int(-2.9) == -2', "float('1_0.5') == 10.5",
+    'abs(-3) == 3', 'round(2.5) == 2', 'round(3.5) == 4', 'round(2.675, 2) == 2.67', 'round(1234, -2) == 1200',
+    'bool(xs)', "repr(s) == \"'hello'\"", 'list(s)[:2] == [\'h\', \'e\']', 'tuple(xs) == (3, 1, 4)',
+    'set(xs) == {1, 3, 4}', 'len(range(0, 10, 3)) == 4', '5 in range(1, 10, 2)', 'list(enumerate(xs))[1] == (1, 1)',
+    "list(zip(xs, s)) == [(3, 'h'), (1, 'e'), (4, 'l')]", 'list(reversed(xs)) == [4, 1, 3]',
+    "s.startswith('he')", "s.endswith(('x', 'lo'))", "s.upper() == 'HELLO'", "'  a b '.split() == ['a', 'b']",
+    "'a,b,,c'.split(',') == ['a', 'b', '', 'c']", "'-'.join(['a', 'b']) == 'a-b'", "s.find('l') == 2", "s.rfind('l') == 3",
+    "s.count('l') == 2", "s.replace('l', 'L') == 'heLLo'", "'12'.isdigit()", "s.index('o') == 4",
+    "s.removeprefix('he') == 'llo'", "' x '.strip() == 'x'", "s.title() == 'Hello'", 'xs.count(1) == 1', 'xs.index(4) == 2',
+    "d.get('k') == 1", "d.get('q') is None", "d.get('q', 0) == 0", "list(d.keys()) == ['k', 'z']", "list(d.values()) == [1, 2]",
+    "('k', 1) in d.items()", 'st.issubset({1, 2, 3})', 'st.union([5]) == {1, 2, 5}', 'st - {1} == {2}',
+    'xs[1:] == [1, 4]', 'xs[::-1] == [4, 1, 3]', 'xs[-2:] == [1, 4]', "s[1:3] == 'el'", "s[::2] == 'hlo'", 'capped[:2] == [0, 1]',
+    '(1, 2) == (1, 2)', '[1, 2] < [1, 3]', '(1, 2) < (1, 2, 0)', '[1, [2]] == [1, [2]]', 'xs != [3, 1]', '{1, 2} <= {1, 2, 3}',
+    "{'k': 1, 'z': 2} == d", '[xs] == [[3, 1, 4]]', '[3, 1, 4] in [xs]', 'xs + [5] == [3, 1, 4, 5]', '(1,) * 2 == (1, 1)',
+    '(1 if xs else 2) == 1', '[x for x in xs if x > 1] == [3, 4]', '{x % 2 for x in xs} == {0, 1}',
+    "{k: v for k, v in d.items()} == d", '[(a, b) for a in [1, 2] for b in "ab"][1] == (1, "b")',
+    'capped != [0, 1]', // another length: != is sure
+  ];
+  for (const src of yes) assert.equal(parseCondition(src).test(get), true, src);
+});
+
+test('a mutating method is refused when parsed; runtime failures read like CPython', () => {
+  for (const src of ['xs.append(1)', 'xs.pop()', 'd.update(d)', 'xs.sort()', 'st.add(1)', 'd.setdefault(1)']) {
+    assert.throws(() => parseCondition(src), (e) => e instanceof ConditionError && /would change the program's value/.test(e.message), src);
+  }
+  assert.equal(parseCondition('xs.append(1)'.replace('append(1)', 'count(1)')).test(get), true);
+  const cases = [
+    ['nope + 1', /name 'nope' is not defined/],
+    ['xs[10]', /^IndexError: index out of range/],
+    ["d['q']", /^KeyError: 'q'/],
+    ['1 / 0', /^ZeroDivisionError: division by zero/],
+    ["int('x')", /^ValueError: invalid literal for int\(\) with base 10: 'x'/],
+    ['min([])', /^ValueError: min\(\) arg is an empty sequence/],
+    ["sum(['a'])", /^TypeError: unsupported operand type\(s\) for \+: 'int' and 'str'/],
+    ["sorted([1, 'a'])", /^TypeError: '<' not supported/],
+    ['len(5)', /^TypeError: object of type 'int' has no len\(\)/],
+    ['s.nope()', /^AttributeError: 'str' object has no attribute 'nope'/],
+    ["xs[1:2:0]", /^ValueError: slice step cannot be zero/],
+    ['[x for x in 5]', /^TypeError: 'int' object is not iterable/],
+    ['(lambda v: v)(1, 2)', /^TypeError: <lambda>\(\) takes 1 positional argument but 2 were given/],
+    ['[a for a, b in xs]', /^TypeError: 'int' object is not iterable/],
+    ['[x for x in st]', /the order a 'set' iterates in is not in the preview/],   // a list of a set: CPython's order
+    ['capped[:5]', /not all of 'list' is in the preview/],
+    ['long.upper()', /truncated in the trace/],
+    ['obj == obj', /methods are not in the preview/],
+    ['len(list(range(1000000)))', /more than 100000 steps/],
+    ['sum(x for x in range(200000))', /more than 100000 steps/],
+  ];
+  for (const [src, msg] of cases) {
+    assert.throws(() => parseCondition(src).value(get), (e) => e instanceof EvaluationError && msg.test(e.message), src);
+  }
+  // Order-free consumers of a set are fine.
+  assert.equal(parseCondition('sorted(st) == [1, 2] and sum(st) == 3 and max(st) == 2').test(get), true);
+  assert.equal(parseCondition("long.startswith('aa')").test(get), true); // the kept text decides
+  // Lazy: any() stops at the first true item, as CPython's does, so a later failing item never runs.
+  assert.equal(parseCondition('any(x == 3 or 1 / 0 for x in xs)').test(get), true);
 });
