@@ -1,6 +1,8 @@
 // The reader's breakpoints over one indexed trace, and where they hit.
 //
-// A hit is an 'l' event on the breakpoint's line whose condition (if any) is true there. Each
+// A hit is an 'l' event arriving at the breakpoint's line (not a repeat: trace-index.js) whose
+// condition (if any) is true there. A log point is a breakpoint with a message: it never pauses,
+// its hits are listed (`logHits`) for Output, as VS Code's log points write to its console. Each
 // breakpoint jumps through its line's event list (no scan of the event table); condition answers
 // are kept per line event, and evaluated per change of the names they read, not per hit.
 
@@ -10,7 +12,7 @@ import { firstGreater } from './sorted-arrays.js';
 /**
  * @typedef {import('./trace-index.js').TraceIndex} TraceIndex
  * @typedef {{line: number, condition: string|null, hitCount: number|null, enabled: boolean,
- *            error: {index: number, message: string}|null}} BreakpointInfo
+ *            log: string|null, error: {index: number, message: string}|null}} BreakpointInfo
  */
 
 /** Conditions evaluated before deciding whether remembering answers per change pays (see `_condAt`). */
@@ -21,11 +23,13 @@ const UNKNOWN = 0, TRUE = 1, FALSE = 2, FAILED = 3;
 
 class Breakpoint {
   /** @param {number} line @param {any} condition @param {number|null} hitCount @param {boolean} enabled */
-  constructor(line, condition, hitCount, enabled) {
+  constructor(line, condition, hitCount, enabled, log) {
     this.line = line;
     this.condition = condition;
     this.hitCount = hitCount;
     this.enabled = enabled;
+    /** @type {string|null} a log point's message: it lists its hits instead of pausing */
+    this.log = log;
     /** @type {{index: number, message: string}|null} */
     this.error = null;
     /** @type {Map<number, string>|null} event -> message of a condition that failed there */
@@ -51,7 +55,7 @@ class Breakpoint {
   /** @returns {BreakpointInfo} */
   info() {
     return { line: this.line, condition: this.condition ? this.condition.source : null, hitCount: this.hitCount,
-             enabled: this.enabled, error: this.error };
+             enabled: this.enabled, log: this.log, error: this.error };
   }
 }
 
@@ -68,7 +72,7 @@ export class Breakpoints {
   /**
    * Add or replace the breakpoint on a line (see Replay.setBreakpoint for the rules).
    * @param {number} line
-   * @param {{condition?: string|null, hitCount?: number|null, enabled?: boolean}} [opts]
+   * @param {{condition?: string|null, hitCount?: number|null, enabled?: boolean, log?: string|null}} [opts]
    * @returns {BreakpointInfo}
    */
   set(line, opts = {}) {
@@ -77,7 +81,8 @@ export class Breakpoints {
     const condition = src === '' ? null : parseCondition(src);
     const hc = opts.hitCount;
     if (hc != null && (!Number.isInteger(hc) || hc < 1)) throw new Error(`hit count must be a positive integer, got ${hc}`);
-    const bp = new Breakpoint(line, condition, hc ?? null, opts.enabled !== false);
+    const log = opts.log == null || String(opts.log).trim() === '' ? null : String(opts.log);
+    const bp = new Breakpoint(line, condition, hc ?? null, opts.enabled !== false, log);
     this._byLine.set(line, bp);
     this.conditionError = null;
     return bp.info();
@@ -110,26 +115,69 @@ export class Breakpoints {
     return [...this._byLine.values()].sort((a, b) => a.line - b.line).map((bp) => bp.info());
   }
 
-  /** Smallest event j with after < j <= limit that hits an enabled breakpoint, or -1. */
+  /** Smallest event j with after < j <= limit that hits an enabled breakpoint (not a log point), or -1. */
   nextHit(after, limit) {
     let best = -1;
     for (const bp of this._byLine.values()) {
-      if (!bp.enabled) continue;
+      if (!bp.enabled || bp.log !== null) continue;
       const h = this._nextHitOf(bp, after, best >= 0 ? best - 1 : limit);
       if (h >= 0) best = h;
     }
     return best;
   }
 
-  /** Largest event j < before that hits an enabled breakpoint, or -1. */
+  /** Largest event j < before that hits an enabled breakpoint (not a log point), or -1. */
   prevHit(before) {
     let best = -1;
     for (const bp of this._byLine.values()) {
-      if (!bp.enabled) continue;
+      if (!bp.enabled || bp.log !== null) continue;
       const h = this._prevHitOf(bp, before, best);
       if (h > best) best = h;
     }
     return best;
+  }
+
+  /** The first event after `after` arriving at `line` (run to here), or -1. */
+  nextArrival(line, after) {
+    if (!Number.isInteger(line) || line < 1 || line > this.index.maxLine) return -1;
+    const le = this.index.lineEvents, start = this.index.lineEventStart;
+    const p = firstGreater(le, start[line], start[line + 1], after);
+    return p < start[line + 1] ? le[p] : -1;
+  }
+
+  /**
+   * The hits of the enabled log points at events <= upTo, in event order: {line, index, error}
+   * (`error`: its condition could not be evaluated there, which a log point says rather than
+   * skipping). At most `cap` per log point; `cut` says a log point had more.
+   * @param {number} upTo
+   * @param {number} cap
+   * @returns {{hits: {line: number, index: number, message: string, error: string|null}[], cut: number[]}}
+   */
+  logHits(upTo, cap) {
+    const hits = [], cut = [];
+    for (const bp of this._byLine.values()) {
+      if (!bp.enabled || bp.log === null || bp.line > this.index.maxLine) continue;
+      const le = this.index.lineEvents;
+      const [s, e] = this._lineRange(bp);
+      const end = firstGreater(le, s, e, upTo);
+      if (bp.condition) this._answers(bp, s, e);
+      let found = 0;
+      for (let p = s; p < end; p++) {
+        const q = p - s;
+        let hit;
+        if (!bp.condition) hit = q >= (bp.hitCount ?? 1) - 1;
+        else {
+          if ((bp.hitCount ?? 1) > 1) this._countHitsUpTo(bp, s, q);
+          hit = this._hits(bp, s, q);
+        }
+        if (!hit) continue;
+        if (found++ === cap) { cut.push(bp.line); break; }
+        hits.push({ line: bp.line, index: le[p], message: bp.log, error: bp.errors?.get(le[p]) ?? null });
+      }
+    }
+    this.conditionError = null; // listing log hits is not a stop
+    hits.sort((a, b) => a.index - b.index);
+    return { hits, cut };
   }
 
   /** The line's 'l' events are lineEvents[s..e). */

@@ -12,7 +12,7 @@
 //             output is visible. Every forward move can end there.
 //   leave, depth: see trace-index.js.
 
-import { ConditionError } from './conditions.js';
+import { ConditionError, parseCondition } from './conditions.js';
 import { Breakpoints } from './breakpoints.js';
 import { lastAtMost } from './sorted-arrays.js';
 import { TraceIndex } from './trace-index.js';
@@ -155,31 +155,50 @@ export class Replay {
     const x = this.traceIndex;
     if (this._k >= x.stopCount) return this._at(x.stopCount, 'end');
     const i = x.stops[this._k];
-    const d = x.depthAt(i);
-    return this._forward(x.nextStopAtDepth(this._k, x.isLeave(i) ? d - 1 : d));
+    const d = x.isLeave(i) ? x.depthAt(i) - 1 : x.depthAt(i);
+    let k = x.nextStopAtDepth(this._k, d);
+    // A comprehension's items (repeats of this line) are part of the line being stepped over.
+    while (k < x.stopCount && x.isRepeat(x.stops[k])) k = x.nextStopAtDepth(k, d);
+    return this._forward(k);
   }
 
   /**
-   * Run to the current frame's next leave event (its 'r', or the 'x' through which an exception
-   * leaves it), so the reader sees the return value or the exception. When already on a leave
-   * event: the caller's next stop (same as stepOver there). If the frame's end was not recorded
-   * (a gap or a stopped run), the first stop at a smaller depth, else finished. Breakpoints on
-   * the way pause it.
+   * Run the current frame to its end and pause in the caller: its next stop (depth < current), as
+   * VS Code's Step Out does. What the frame returned or raised is the event just before that stop
+   * (`leftBefore`), so the page can show it in the caller. Finished when no caller's stop follows.
+   * Breakpoints on the way pause it.
    * @returns {Move}
    */
   stepOut() {
     const x = this.traceIndex;
     if (this._k >= x.stopCount) return this._at(x.stopCount, 'end');
-    const i = x.stops[this._k];
-    const outer = x.nextStopAtDepth(this._k, x.depthAt(i) - 1);
-    if (x.isLeave(i)) return this._forward(outer);
-    const leave = x.nextLeaveStop(x.frameOf[i], i);
-    return this._forward(leave >= 0 && leave < outer ? leave : outer);
+    return this._forward(x.nextStopAtDepth(this._k, x.depthAt(x.stops[this._k]) - 1));
+  }
+
+  /**
+   * The frame a stop at event i was just left by: when the event before i is a callee's leave (its
+   * 'r', or the 'x' an exception left it by) and i is in its caller, that callee's {function, index}
+   * of the leave (returnAt / exceptionAt read what it gave). Else null. VS Code shows it as
+   * "(return) f" in the caller's locals after a step over or out.
+   * @param {number} i
+   * @returns {{function: string, index: number}|null}
+   */
+  leftBefore(i) {
+    const x = this.traceIndex;
+    if (!(i > 0 && i < x.eventCount) || !x.isLeave(i - 1)) return null;
+    const callee = x.frameOf[i - 1];
+    if (x.parent[callee] !== x.frameOf[i]) return null;
+    return { function: x.functions[x.frameFn[callee]], index: i - 1 };
+  }
+
+  /** Is the stop at event i a repeat of its line (a comprehension's next item), not an arrival? */
+  isRepeat(i) {
+    return i >= 0 && i < this.traceIndex.eventCount && this.traceIndex.isRepeat(i);
   }
 
   /**
    * One step back in the current frame: the reverse of stepOver. The previous stop at the current
-   * depth or a caller's, so a call made from the previous line is stepped back over as a whole
+   * depth or a caller's (where its line was arrived at, not a repeat), so a call made from the previous line is stepped back over as a whole
    * (its callee's stops are skipped), and from a function's first stop it goes back to the line
    * that called it. From finished: the last stop. On the first stop: stays, reason 'start'.
    * Breakpoints do not apply going back (reverseContinue goes to them).
@@ -190,7 +209,10 @@ export class Replay {
     if (m === 0) return this._at(0, 'end');
     if (this._k >= m) return this._at(m - 1, 'step');
     if (this._k === 0) return this._at(0, 'start');
-    const k = x.prevStopAtDepth(this._k, x.depthAt(x.stops[this._k]));
+    const d = x.depthAt(x.stops[this._k]);
+    let k = x.prevStopAtDepth(this._k, d);
+    // Back to where the line was arrived at, past its comprehension's items.
+    while (k > 0 && x.isRepeat(x.stops[k])) k = x.prevStopAtDepth(k, d);
     return this._at(Math.max(k, 0), 'step');
   }
 
@@ -241,6 +263,34 @@ export class Replay {
     return this._at(x.stopCount, 'end');
   }
 
+  /**
+   * Run to here: to the next stop arriving at `line` after the cursor (from before the first event
+   * when `fromStart`), pausing earlier at a breakpoint on the way, as VS Code's Run to Cursor does.
+   * When the line is not reached again, the run finishes.
+   * @param {number} line
+   * @param {{fromStart?: boolean}} [opts]
+   * @returns {Move}
+   */
+  runToLine(line, { fromStart = false } = {}) {
+    const x = this.traceIndex, m = x.stopCount;
+    if (!fromStart && this._k >= m) return this._at(m, 'end');
+    const from = fromStart ? -1 : x.stops[this._k];
+    const arrival = this.breakpointSet.nextArrival(line, from);
+    const limit = arrival >= 0 ? arrival - 1 : x.eventCount - 1;
+    const hit = this.breakpointSet.nextHit(from, limit);
+    if (hit >= 0) return this._at(x.stopOf(hit), 'breakpoint');
+    return arrival >= 0 ? this._at(x.stopOf(arrival), 'step') : this._at(m, 'end');
+  }
+
+  /**
+   * The log points' lines up to event `upTo` (see Breakpoints.logHits).
+   * @param {number} upTo
+   * @param {number} [cap] hits kept per log point
+   */
+  logHits(upTo, cap = 1000) {
+    return this.breakpointSet.logHits(upTo, cap);
+  }
+
   /** Finish: cursor past the last event. @returns {Move} */
   toEnd() {
     return this._at(this.traceIndex.stopCount, 'end');
@@ -284,8 +334,9 @@ export class Replay {
    *   later one. Hits are counted over the whole trace in event order (not in the order the reader
    *   navigated), after the condition: a hit is an 'l' event on the line whose condition is true.
    * - enabled: false keeps the breakpoint but ignores it.
+   * - log: a message makes it a log point: it never pauses; its hits are `logHits`.
    * @param {number} line
-   * @param {{condition?: string|null, hitCount?: number|null, enabled?: boolean}} [opts]
+   * @param {{condition?: string|null, hitCount?: number|null, enabled?: boolean, log?: string|null}} [opts]
    * @returns {BreakpointInfo}
    */
   setBreakpoint(line, opts = {}) {
@@ -358,6 +409,26 @@ export class Replay {
    */
   stdoutUntil(i) {
     return this.traceIndex.stdoutUntil(i);
+  }
+
+  /**
+   * An expression in the language of conditions (conditions.js) over the locals of event i's frame,
+   * or of the frame `frameId` (a caller on the stack), as of event i: a watch, a log point's `{x}`.
+   * Returns the evaluator's value (`toPreview` makes it a Value); throws ConditionError when it does
+   * not parse and EvaluationError when it cannot be answered there.
+   * @param {string} source
+   * @param {number} i
+   * @param {number|null} [frameId]
+   */
+  evaluate(source, i, frameId = null) {
+    const x = this.traceIndex;
+    const compiled = parseCondition(source);
+    if (!(i >= 0 && i < x.eventCount)) throw new RangeError(`no event ${i}`);
+    const fi = frameId == null ? x.frameOf[i] : x.frameIndex(frameId);
+    if (fi < 0) throw new RangeError(`no frame ${frameId}`);
+    const lookup = x.locals.lookup();
+    lookup.moveTo(fi, i);
+    return compiled.value(lookup.get);
   }
 
   /** Return value (Value) recorded at 'r' event i, or null. @param {number} i @returns {Value|null} */

@@ -3,7 +3,8 @@
 //   - stops            the event indexes where the reader can pause ('l', 'r', 'x'; never 'c')
 //   - stop depth tree  min segment tree over stop depths ("next stop at depth <= D")
 //   - per-frame events CSR lists (stack lines) and per-frame leave events (step out)
-//   - per-line events  CSR list of 'l' events per line (breakpoints jump, never scan)
+//   - per-line events  CSR list of 'l' events per line that arrive at it (breakpoints jump, never scan)
+//   - repeats          'l' events that only go round the line already running (a comprehension's items)
 //   - locals           locals-index.js: per-(frame, name) change lists
 //   - output           one joined string and cumulative lengths
 //
@@ -11,6 +12,11 @@
 //   leave   an event where a frame is left: every 'r', and an 'x' that is the frame's last event
 //           (the exception propagated out of it).
 //   depth   number of recorded ancestors of a frame.
+//   repeat  an 'l' event that does not arrive at its line but goes round it again: the frame's
+//           event before it was an 'l' on the same line (an inlined comprehension's next item, a
+//           one-line loop), or a comprehension's frame (<genexpr>, <listcomp>, ...) runs it on the
+//           line its caller is on. A breakpoint hits where a line is arrived at, and Step over /
+//           Step back pass over repeats, so a comprehension line is one step, not one per item.
 // Frames are addressed by position (0..frameCount-1) inside the engine, by id outside it.
 
 import { LocalsIndex } from './locals-index.js';
@@ -34,10 +40,13 @@ function fail(msg) {
 
 const isInt = (x) => Number.isInteger(x);
 
+/** The code names CPython gives a comprehension's own frame (3.14 keeps one for generator expressions). */
+const COMPREHENSIONS = new Set(['<genexpr>', '<listcomp>', '<setcomp>', '<dictcomp>']);
+
 /** What `parts()` sends of a TraceIndex besides its locals and values. */
 const FIELDS = [
   'header', 'frameCount', 'frameId', 'frameLine', 'frameFn', 'functions', '_idTable', 'parent', 'depth',
-  'eventCount', 'kinds', 'lines', 'frameOf', 'frameEventStart', 'frameEvents', 'lineEventStart', 'lineEvents',
+  'eventCount', 'kinds', 'lines', 'frameOf', 'frameEventStart', 'frameEvents', 'lineEventStart', 'lineEvents', 'repeats',
   'maxLine', 'stops', 'stopCount', 'leaveStart', 'leaves', '_depthTree', '_treeSize', 'gap',
   'returnEvent', 'returnValue', 'exceptions', 'outEvent', 'outCum', 'outText',
 ];
@@ -191,20 +200,38 @@ export class TraceIndex {
     prefixSums(frameEventStart);
     const frameEvents = new Int32Array(n);
     const fill = frameEventStart.slice(0, F);
-    // Per-line 'l' event lists, for breakpoints.
+    const repeats = this._findRepeats(kinds, lines, frameOf);
+    // Per-line lists of the 'l' events that arrive at their line, for breakpoints.
     const lineEventStart = new Int32Array(maxLine + 2);
     for (let i = 0; i < n; i++) {
       frameEvents[fill[frameOf[i]]++] = i;
-      if (kinds[i] === C_LINE) lineEventStart[lines[i] + 1]++;
+      if (kinds[i] === C_LINE && !repeats[i]) lineEventStart[lines[i] + 1]++;
     }
     prefixSums(lineEventStart);
     const lineEvents = new Int32Array(lineEventStart[maxLine + 1]);
     const lfill = lineEventStart.slice(0, maxLine + 1);
-    for (let i = 0; i < n; i++) if (kinds[i] === C_LINE) lineEvents[lfill[lines[i]]++] = i;
+    for (let i = 0; i < n; i++) if (kinds[i] === C_LINE && !repeats[i]) lineEvents[lfill[lines[i]]++] = i;
+    this.repeats = repeats;
     this.frameEventStart = frameEventStart;
     this.frameEvents = frameEvents;
     this.lineEventStart = lineEventStart;
     this.lineEvents = lineEvents;
+  }
+
+  /** 1 at each repeat 'l' event (see Terms), else 0. */
+  _findRepeats(kinds, lines, frameOf) {
+    const n = kinds.length, F = this.frameCount, parent = this.parent;
+    const repeats = new Uint8Array(n);
+    const lastKind = new Uint8Array(F), lastLine = new Int32Array(F).fill(-1);
+    const comprehension = Uint8Array.from(this.frameFn, (fn) => (COMPREHENSIONS.has(this.functions[fn]) ? 1 : 0));
+    for (let i = 0; i < n; i++) {
+      const f = frameOf[i], c = kinds[i], line = lines[i];
+      if (c === C_LINE && ((lastKind[f] === C_LINE && lastLine[f] === line)
+          || (comprehension[f] && parent[f] >= 0 && lastLine[parent[f]] === line))) repeats[i] = 1;
+      lastKind[f] = c;
+      lastLine[f] = line;
+    }
+    return repeats;
   }
 
   /** The stops, each frame's leave events (step out) and the depth tree (step over, step back). */
@@ -313,6 +340,11 @@ export class TraceIndex {
   /** Stop number of an event that is a stop (else of the last stop before it). */
   stopOf(i) {
     return lastAtMost(this.stops, 0, this.stopCount, i);
+  }
+
+  /** Is event i a repeat: an 'l' that goes round its line again rather than arriving at it? */
+  isRepeat(i) {
+    return this.repeats[i] === 1;
   }
 
   /** Depth of the frame of event i. */

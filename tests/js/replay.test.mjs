@@ -346,13 +346,13 @@ describe('moves', () => {
     assert.deepEqual(r.localsAt(5).frame, { id: 1, function: 'add', parent: 0, line: 8 });
   });
 
-  test('stepOut: to the frame return, then to the caller', () => {
+  test("stepOut: to the caller's next stop, which says what returned", () => {
     const r = new Replay(A());
     r.seek(5);
-    assert.deepEqual(r.stepOut(), { index: 7, reason: 'step' });
     assert.deepEqual(r.stepOut(), { index: 8, reason: 'step' });
-    assert.deepEqual(r.stepOut(), { index: 17, reason: 'step' }); // main's return
-    assert.deepEqual(r.stepOut(), { index: 18, reason: 'end' });
+    assert.deepEqual(r.leftBefore(8), { function: 'add', index: 7 });
+    assert.equal(r.leftBefore(5), null);
+    assert.deepEqual(r.stepOut(), { index: 18, reason: 'end' }); // main has no caller: the run ends
     assert.deepEqual(r.stepOut(), { index: 18, reason: 'end' });
   });
 
@@ -365,7 +365,6 @@ describe('moves', () => {
     r.seek(2);
     assert.deepEqual(walk(r, 'stepInto'), [4, 5, 7, 8, 9, 10, 11, 12]);
     r.seek(7); // innermost
-    assert.deepEqual(r.stepOut(), { index: 9, reason: 'step' });
     assert.deepEqual(r.stepOut(), { index: 10, reason: 'step' });
     assert.deepEqual(r.stepOver(), { index: 11, reason: 'step' });
     r.seek(9);
@@ -392,7 +391,8 @@ describe('moves', () => {
     assert.deepEqual(r.stepOver(), { index: 6, reason: 'step' }); // an 'x' followed by its frame's 'r' is not the end
     assert.deepEqual(r.stepOver(), { index: 7, reason: 'step' });
     r.seek(4);
-    assert.deepEqual(r.stepOut(), { index: 6, reason: 'step' });
+    assert.deepEqual(r.stepOut(), { index: 7, reason: 'step' }); // in main, where the exception arrives
+    assert.deepEqual(r.leftBefore(7), { function: 'risky', index: 6 });
     r.seek(12);
     assert.deepEqual(walk(r, 'stepOver'), [13, 14, 15, 16, 17]);
     r.toEnd();
@@ -417,8 +417,8 @@ describe('moves', () => {
     t.stdout = t.stdout.map(([e, s]) => [remap.get(e), s]);
     const r = new Replay(t);
     r.seek(4); // risky line 9
-    assert.deepEqual(r.stepOut(), { index: 5, reason: 'step' }); // its final 'x'
     assert.deepEqual(r.stepOut(), { index: 6, reason: 'step' }); // main's 'x' at line 3
+    assert.deepEqual(r.leftBefore(6), { function: 'risky', index: 5 }); // left by its final 'x'
     r.seek(5);
     assert.deepEqual(r.stepOver(), { index: 6, reason: 'step' });
   });
@@ -445,7 +445,7 @@ describe('breakpoints', () => {
   test('toggle, continue, continueFromStart, list', () => {
     const r = new Replay(A());
     assert.equal(r.toggleBreakpoint(9), true);
-    assert.deepEqual(r.breakpoints(), [{ line: 9, condition: null, hitCount: null, enabled: true, error: null }]);
+    assert.deepEqual(r.breakpoints(), [{ line: 9, condition: null, hitCount: null, enabled: true, log: null, error: null }]);
     assert.deepEqual(r.continue(), { index: 5, reason: 'breakpoint' });
     assert.deepEqual(r.continue(), { index: 11, reason: 'breakpoint' });
     assert.deepEqual(r.continue(), { index: 18, reason: 'end' });
@@ -464,6 +464,35 @@ describe('breakpoints', () => {
     assert.deepEqual(r.continue(), { index: 18, reason: 'end' });
   });
 
+  test('a log point never pauses; it lists its hits, conditions and hit counts applied', () => {
+    const r = new Replay(A());
+    r.setBreakpoint(9, { log: 'a={a}' });
+    r.setBreakpoint(4, { log: 'x is {x}', condition: 'x > 1' });
+    assert.deepEqual(r.continueFromStart(), { index: 18, reason: 'end' });
+    assert.deepEqual(r.logHits(18).hits.map(({ line, index }) => [line, index]), [[9, 5], [4, 9], [9, 11]]);
+    assert.deepEqual(r.logHits(9).hits.map(({ index }) => index), [5, 9]);   // up to here, this one included
+    assert.deepEqual(r.logHits(18, 1), { hits: [{ line: 4, index: 9, message: 'x is {x}', error: null },
+      { line: 9, index: 5, message: 'a={a}', error: null }].sort((a, b) => a.index - b.index), cut: [9] });
+    r.setBreakpoint(9, { log: 'a={a}', hitCount: 2 });
+    assert.deepEqual(r.logHits(18).hits.map(({ index }) => index), [9, 11]);
+    r.setBreakpoint(9, { log: 'a={a}', enabled: false });
+    assert.deepEqual(r.logHits(18).hits.map(({ index }) => index), [9]);
+  });
+
+  test('run to here: the next arrival at the line, a breakpoint on the way first', () => {
+    const r = new Replay(A());
+    assert.deepEqual(r.runToLine(9), { index: 5, reason: 'step' });
+    assert.deepEqual(r.runToLine(9), { index: 11, reason: 'step' });
+    assert.deepEqual(r.runToLine(9), { index: 18, reason: 'end' });   // not reached again: the run ends
+    assert.deepEqual(r.runToLine(2, { fromStart: true }), { index: 1, reason: 'step' });
+    r.setBreakpoint(10);
+    r.start();
+    assert.deepEqual(r.runToLine(5), { index: 6, reason: 'breakpoint' });
+    assert.deepEqual(r.runToLine(5, { fromStart: true }), { index: 6, reason: 'breakpoint' });
+    r.setBreakpoint(10, { log: 'here' });   // a log point does not stop it
+    assert.deepEqual(r.runToLine(5, { fromStart: true }), { index: 15, reason: 'step' });
+  });
+
   test('disabled breakpoints are kept but ignored', () => {
     const r = new Replay(A());
     r.setBreakpoint(9, { enabled: false });
@@ -476,7 +505,7 @@ describe('breakpoints', () => {
     r.toggleBreakpoint(10);
     r.seek(3);
     assert.deepEqual(r.stepOver(), { index: 6, reason: 'breakpoint' });
-    assert.deepEqual(r.stepOut(), { index: 7, reason: 'step' });
+    assert.deepEqual(r.stepOut(), { index: 8, reason: 'step' });
     r.seek(5);
     assert.deepEqual(r.stepInto(), { index: 6, reason: 'breakpoint' });
     r.seek(9);
@@ -527,9 +556,9 @@ describe('breakpoints', () => {
     r.setBreakpoint(9, { condition: 'missing > 1' });
     // add's line 9 runs at events 5 and 11: each evaluation fails, each is a stop.
     assert.deepEqual(r.continue(), { index: 5, reason: 'breakpoint' });
-    assert.deepEqual(r.conditionError, { line: 9, index: 5, message: "name 'missing' is not defined here" });
+    assert.deepEqual(r.conditionError, { line: 9, index: 5, message: "NameError: name 'missing' is not defined" });
     assert.deepEqual(r.continue(), { index: 11, reason: 'breakpoint' });
-    assert.deepEqual(r.breakpoints()[0].error, { index: 11, message: "name 'missing' is not defined here" });
+    assert.deepEqual(r.breakpoints()[0].error, { index: 11, message: "NameError: name 'missing' is not defined" });
     r.start();
     assert.deepEqual(r.continue(), { index: 5, reason: 'breakpoint' }, 'a cached failure stops again');
     assert.equal(r.conditionError.index, 5);
@@ -546,13 +575,13 @@ describe('breakpoints', () => {
     const cases = [
       ['a ==', 4, /unexpected end/],
       ['a = 1', 2, /use '=='/],
-      ['print(a)', 0, /only len\(\) can be called/],
+      ['print(a)', 0, /print\(\) is not supported/],
       ['x.', 1, /attribute name after '\.'/],
       ['(a', 2, /expected '\)'/],
       ["'abc", 0, /unterminated string/],
       ['a +* b', 3, /unexpected '\*'/],
       ['a not b', 6, /expected 'in' after 'not'/],
-      ['xs[1:2]', 4, /slices/],
+      ['xs.append(1)', 3, /would change the program's value/],
       ['a b', 2, /unexpected 'b'/],
     ];
     for (const [src, pos, msg] of cases) {
@@ -714,9 +743,9 @@ describe('1,000,000 events', () => {
     r.seek(c);
     assert.deepEqual(r.stepInto(), { index: c + 2, reason: 'step' }); // helper line 11
     assert.equal(r.position().line, 11);
-    assert.deepEqual(r.stepOut(), { index: c + 5, reason: 'step' }); // helper's 'r'
-    assert.deepEqual(r.returnAt(c + 5).t, 'int');
     assert.deepEqual(r.stepOut(), { index: c + 6, reason: 'step' }); // main line 3
+    assert.deepEqual(r.leftBefore(c + 6), { function: 'helper', index: c + 5 });
+    assert.deepEqual(r.returnAt(c + 5).t, 'int');
     assert.deepEqual(r.reverseStepInto(), { index: c + 5, reason: 'step' });
     r.seek(c + 6);
     assert.deepEqual(r.stepBack(), { index: c, reason: 'step' }); // over the whole call, back to line 6
@@ -730,11 +759,11 @@ describe('1,000,000 events', () => {
     assert.deepEqual(r.continue(), { index: line6.at(-2), reason: 'breakpoint' });
     r.clearBreakpoints();
     assert.deepEqual(r.continue(), { index: n, reason: 'end' });
-    // The main frame's return is the last stop.
-    r.seek(line6.at(-1));
-    r.stepOut();
-    assert.equal(r.index, n - 1);
+    // The main frame's return is the last stop; stepping out of main ends the run.
+    r.seek(n - 1);
     assert.equal(r.position().kind, 'r');
+    r.seek(line6.at(-1));
+    assert.deepEqual(r.stepOut(), { index: n, reason: 'end' });
   });
 
   test('conditional and counted breakpoints far into the trace', () => {
@@ -763,7 +792,7 @@ describe('1,000,000 events', () => {
       r.seek(c);
       assert.equal(r.stepOver().index, c + 6);
       r.seek(c + 3);
-      assert.equal(r.stepOut().index, c + 5);
+      assert.equal(r.stepOut().index, c + 6);
       r.seek(c);
       assert.equal(r.stepBack().index, stopBefore(c));
       r.seek(c + 6);
@@ -772,7 +801,7 @@ describe('1,000,000 events', () => {
       assert.deepEqual(r.stackAt(c + 3).map((s) => s.line), [6, 12]);
     }
     r.start();
-    assert.deepEqual(r.stepOut(), { index: n - 1, reason: 'step' }); // main's own return: the whole run
+    assert.deepEqual(r.stepOut(), { index: n, reason: 'end' }); // out of main: the whole run
     r.setBreakpoint(7);
     r.seek(far[0]);
     assert.equal(r.continue().index, n - 2); // line 7 runs once, after the loop
@@ -812,35 +841,38 @@ describe('1,000,000 events with a gap (runaway windows)', () => {
 });
 
 describe('conditions per change', () => {
-  // A loop at line 5 whose `i` changes at every hit and `g` every 100 hits (at i = 0, 100, 200, ...).
+  // A loop whose header is line 4 and body line 5: `i` changes at every pass and `g` every 100 (at
+  // i = 0, 100, 200, ...). Pass k's line 5 is event 2 + 2k.
   function loop(n) {
     const events = [['c', 1, 1]];
     const locals = [{ i: 0, f: 1, set: { i: 0, g: 0 }, full: true }];
     for (let k = 0; k < n; k++) {
-      events.push(['l', 5, 1]);
+      events.push(['l', 4, 1]);
       const set = { i: k };
       if (k % 100 === 0) set.g = k / 100;
       locals.push({ i: events.length - 1, f: 1, set });
+      events.push(['l', 5, 1]);
     }
     events.push(['r', 6, 1]);
     return new Replay(buildTrace({ events, frames: [{ id: 1, function: 'f', parent: null, line: 1 }], locals }));
   }
+  const body = (k) => 2 + 2 * k;
 
   test('an answer kept while the names are unchanged is never stale', () => {
     const r = loop(2000);
-    for (const [condition, expected] of [['g == 7', 701], ['g == 7 and i > 750', 752], ['g > 3 and i % 250 == 0', 501]]) {
+    for (const [condition, k] of [['g == 7', 700], ['g == 7 and i > 750', 751], ['g > 3 and i % 250 == 0', 500]]) {
       r.clearBreakpoints();
       r.setBreakpoint(5, { condition });
       r.start();
       const move = r.continue();
       assert.equal(move.reason, 'breakpoint', condition);
-      assert.equal(move.index, expected, condition);
-      assert.equal(r.localsAt(move.index).vars.get('i').r, String(expected - 1), condition);
+      assert.equal(move.index, body(k), condition);
+      assert.equal(r.localsAt(move.index).vars.get('i').r, String(k), condition);
     }
     r.clearBreakpoints();
     r.setBreakpoint(5, { condition: 'g == 7' });
     r.toEnd();
-    assert.equal(r.reverseContinue().index, 800); // the last hit with g == 7 (i = 799)
+    assert.equal(r.reverseContinue().index, body(799)); // the last hit with g == 7
   });
 
   test('an error kept for unchanged names is reported at each event it stops', () => {
@@ -848,11 +880,44 @@ describe('conditions per change', () => {
     r.setBreakpoint(5, { condition: 'g > "x"' });
     r.start();
     const first = r.continue();       // from the first stop (event 1) to the next hit
-    assert.equal(first.index, 2);
+    assert.equal(first.index, body(0));
     assert.match(r.conditionError.message, /not supported/);
     const second = r.continue();
-    assert.equal(second.index, 3);
-    assert.equal(r.conditionError.index, 3);
+    assert.equal(second.index, body(1));
+    assert.equal(r.conditionError.index, body(1));
     assert.match(r.conditionError.message, /not supported/);
+  });
+});
+
+describe('a comprehension is one step of its line', () => {
+  // f: line 2 `ys = [x * 2 for x in xs]` (inlined: the line goes round once per item), line 3
+  // `s = sum(y for y in ys)` (a <genexpr> frame resumed once per item, on line 3), line 4 return.
+  function comprehensions() {
+    const events = [['c', 1, 1], ['l', 2, 1], ['l', 2, 1], ['l', 2, 1], ['l', 2, 1], ['l', 3, 1]];
+    for (let k = 0; k < 3; k++) events.push(['c', 3, 2], ['l', 3, 2], ['r', 3, 2]);
+    events.push(['l', 4, 1], ['r', 4, 1]);
+    const frames = [{ id: 1, function: 'f', parent: null, line: 1 }, { id: 2, function: '<genexpr>', parent: 1, line: 3 }];
+    return new Replay(buildTrace({ events, frames, locals: [{ i: 0, f: 1, set: {}, full: true }] }));
+  }
+
+  test('Step over and Step back pass its items; Step into walks them', () => {
+    const r = comprehensions();
+    assert.deepEqual(r.stepOver(), { index: 5, reason: 'step' });   // line 2 -> line 3, once
+    assert.deepEqual(r.stepOver(), { index: 15, reason: 'step' });  // line 3 -> line 4, the genexpr run through
+    assert.deepEqual(r.stepBack(), { index: 5, reason: 'step' });
+    assert.deepEqual(r.stepBack(), { index: 1, reason: 'step' });   // where line 2 was arrived at
+    assert.deepEqual(r.stepInto(), { index: 2, reason: 'step' });   // the next item
+    assert.equal(r.isRepeat(2), true);
+    assert.equal(r.isRepeat(1), false);
+    assert.equal(r.isRepeat(7), true);                              // the genexpr on its caller's line
+  });
+
+  test('a breakpoint on its line hits once per arrival', () => {
+    const r = comprehensions();
+    r.setBreakpoint(2);
+    r.setBreakpoint(3);
+    assert.deepEqual(r.continueFromStart(), { index: 1, reason: 'breakpoint' });
+    assert.deepEqual(r.continue(), { index: 5, reason: 'breakpoint' });
+    assert.deepEqual(r.continue(), { index: 17, reason: 'end' });
   });
 });
