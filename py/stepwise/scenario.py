@@ -225,7 +225,10 @@ FUNCTION_KEYS = {"name", "cases", "setup", "entry", "stages", "limits", "conditi
                  "history_budget", "outcomes"}
 HISTORY_KEYS = {"budget": "the local that holds the byte budget, e.g. \"budget\"",
                 "summary_marker": "text that starts a summary message",
-                "trimmed_marker": "text that replaces a trimmed result"}
+                "trimmed_marker": "text that replaces a trimmed result",
+                "budgeted": "the locals the budget applies to, space-separated, e.g. \"messages candidate\" "
+                            "(the budget line is drawn on them and on what the function returns; default: "
+                            "on every history)"}
 
 
 def _history(raw: object, path: Path, line: int | None) -> dict[str, str] | None:
@@ -235,6 +238,10 @@ def _history(raw: object, path: Path, line: int | None) -> dict[str, str] | None
             not all(isinstance(value, str) and value for value in raw.values()):
         described = "; ".join(f"`{key}`: {what}" for key, what in HISTORY_KEYS.items())
         raise ScenarioError(path, line, f"[history] takes non-empty strings: {described}")
+    names = raw.get("budgeted", "").split()
+    if not all(name.isidentifier() for name in names):
+        raise ScenarioError(path, line, f"[history] `budgeted` names locals, space-separated, "
+                                        f"e.g. \"messages candidate\"; got {raw['budgeted']!r}")
     return dict(raw)
 
 
