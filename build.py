@@ -16,7 +16,6 @@ import argparse
 import ast
 import gzip
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -257,18 +256,21 @@ def page_data(lesson: Lesson, root: str, pyodide: str) -> dict:
             "functions": functions, "spans": lesson.spans}
 
 
-def module_graph(entry: str) -> list[str]:
-    """`entry` and every module it imports statically, transitively (names under site/js), so the page
-    can ask for all of them at once instead of one import depth per round trip."""
-    seen, todo = [], [entry]
-    while todo:
-        name = todo.pop(0)
-        if name in seen:
-            continue
-        seen.append(name)
-        text = (SITE / "js" / name).read_text(encoding="utf-8")
-        todo += re.findall(r'^\s*(?:import|export)\b[^"\']*?\bfrom\s+["\']\./([\w.-]+\.js)["\']', text, re.M)
-    return seen
+ESBUILD = REPO / "node_modules" / ".bin" / "esbuild"  # pinned in package.json
+PAGE_BUNDLE = "lesson.bundle.js"
+
+
+def bundle_page(js: Path) -> None:
+    """The lesson page's module graph as one module (`PAGE_BUNDLE`, beside the modules it is made of):
+    first paint then waits for one request, not one round trip per import depth or per six
+    modules on an HTTP/1.1 server. The worker and what it imports stay separate modules."""
+    if not ESBUILD.is_file():
+        raise BuildError(f"{ESBUILD.relative_to(REPO)} is missing: run `npm ci` (package.json pins esbuild)")
+    result = subprocess.run([str(ESBUILD), str(SITE / "js" / "lesson.js"), "--bundle", "--format=esm",
+                             "--target=es2022", "--minify", "--sourcemap", "--log-level=error",
+                             f"--outfile={js / PAGE_BUNDLE}"], capture_output=True, text=True, timeout=120)
+    if result.returncode:
+        raise BuildError(f"site/js/lesson.js: esbuild could not bundle it:\n{result.stderr.strip()}")
 
 
 def first_trace(data: dict) -> str | None:
@@ -448,6 +450,7 @@ def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list
     if assets.exists():
         shutil.rmtree(assets)
     shutil.copytree(SITE / "js", assets / "js")
+    bundle_page(assets / "js")
     shutil.copytree(SITE / "css", assets / "css")
     (assets / "css" / "pygments.css").write_text(pygments_css(), encoding="utf-8")
     copied = set()
@@ -464,7 +467,7 @@ def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list
         (out / lesson.slug).mkdir(exist_ok=True)
         data = page_data(lesson, "..", pyodide)
         html = env.get_template("lesson.html").render(lesson=lesson, root="..", data=data, strings=strings,
-                                                      modules=module_graph("lesson.js"), first_trace=first_trace(data))
+                                                      bundle=PAGE_BUNDLE, first_trace=first_trace(data))
         write_whole(out / lesson.slug / "index.html", html)
         write_traces(lesson, out / lesson.slug)
     print(f"built {len(lessons)} lesson(s) into {out} in {time.perf_counter() - started:.2f} s", flush=True)
