@@ -53,17 +53,17 @@ def test_pyodide_is_served_from_the_site_in_a_folder_named_for_its_contents(site
         assert len((folder / (name + ".br")).read_bytes()) < len(original), name
 
 
-def test_the_page_preloads_its_modules_and_the_first_trace(site):
+def test_the_page_asks_for_one_module_and_the_first_trace_at_once(site):
+    """First paint needs the HTML, then in parallel its CSS, one module and the first trace: the page's
+    module graph is bundled (build.py bundle_page), so no import waits for another."""
     html = (site / "s08" / "index.html").read_text(encoding="utf-8")
-    preloaded = set(re.findall(r'<link rel="modulepreload" href="\.\./assets/js/([\w.-]+)">', html))
-    reached, todo = set(), ["lesson.js"]   # every module a static import reaches from lesson.js
-    while todo:
-        name = todo.pop()
-        if name not in reached:
-            reached.add(name)
-            text = (REPO / "site" / "js" / name).read_text(encoding="utf-8")
-            todo += re.findall(r'from ["\']\./([\w.-]+)["\']', text)
-    assert reached == preloaded, reached ^ preloaded
+    preloaded = re.findall(r'<link rel="modulepreload" href="\.\./assets/js/([\w.-]+)">', html)
+    scripts = re.findall(r'<script type="module" src="\.\./assets/js/([\w.-]+)">', html)
+    assert preloaded == scripts == ["lesson.bundle.js"], (preloaded, scripts)
+    bundle = (site / "assets" / "js" / "lesson.bundle.js").read_text(encoding="utf-8")
+    assert not re.search(r'\bfrom\s*["\']\./', bundle), "the bundle still imports a module of its own"
+    assert "pyodide-worker.js" in bundle   # the worker stays a module of its own, found beside the bundle
+    assert (site / "assets" / "js" / "pyodide-worker.js").is_file()
     assert '<link rel="preload" href="traces/split_history.normal.json" as="fetch" crossorigin="anonymous">' in html
     assert (site / "s08" / "traces" / "split_history.normal.json").is_file()
 
@@ -158,6 +158,8 @@ MISTAKES = {
                       r"s08\.toml:(\d+): \[limits\] takes `seconds` and `events`", "[limits]"),
     "history without text": ("toml", 'budget = "budget"', 'budget = ""',
                              r"s08\.toml:(\d+): \[history\] takes non-empty strings", "[history]"),
+    "budgeted not names": ("toml", 'budgeted = "messages candidate"', 'budgeted = "messages, candidate"',
+                           r"s08\.toml:(\d+): \[history\] `budgeted` names locals", "[history]"),
     "condition example that is not an expression": (
         "toml", 'condition_example = "len(groups) > 1"', 'condition_example = "len(groups) >"',
         r"s08\.toml:(\d+): `condition_example` of 'split_history' is not an expression",

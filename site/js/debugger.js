@@ -4,13 +4,17 @@
 // replay engine without running anything again. Breakpoints live here, so they exist before the
 // first run and survive a re-run of the same case; switching the case clears them and the replay.
 
-import { parseCondition } from "./conditions.js";
+import { parseCondition, toPreview } from "./conditions.js";
 import { Replay } from "./replay.js";
 import { highlightPython } from "./python-highlight.js";
 import { renderValue, shortText } from "./values-view.js";
 import { historyBytes, isHistory, renderHistory } from "./history-picture.js";
 import { drawArrows, freshened, objectsReached, renderMemory } from "./memory-picture.js";
 import { count } from "./i18n.js";
+import { LOG_CAP, logText, outputWithLogs } from "./log-points.js";
+import { WatchPanel } from "./watch-panel.js";
+import { bindHoverValues } from "./hover-values.js";
+import { bindPanelTabs } from "./panel-tabs.js";
 
 /** Frames the memory picture draws at most: the two outermost and the innermost rest. */
 const MEMORY_FRAMES = 10;
@@ -72,7 +76,7 @@ export class Debugger extends EventTarget {
     this.i18n = i18n;
     this.t = (key, values) => i18n.t(key, values);
     this.caseId = fn.cases[0].id;
-    this.breakpoints = new Map(); // line -> {condition, hitCount}
+    this.breakpoints = new Map(); // line -> {condition, hitCount, enabled, log}
     this.toolbarFocus = null; // the toolbar's control Tab comes back to (`#rove`)
     // What the reader opened in Variables stays open across steps, frames and runs (values-view.js `Opened`);
     // as in VS Code, what was open inside a container the reader closes is open again when it reopens.
@@ -105,6 +109,7 @@ export class Debugger extends EventTarget {
       if (indent) code.style.setProperty("--indent", `${indent}ch`);
     }
     this.edited = null; // the reader's own [setup, entry], run live
+    this.watches = new WatchPanel(this.#el(".panel.watch"), { t: this.t, onChange: () => this.#changed() });
     this.#bind();
     this.#bindEditing();
     this.#showSetup();
@@ -134,10 +139,24 @@ export class Debugger extends EventTarget {
     }
     this.#el(".dbg-code > .code").addEventListener("click", (event) => {
       const button = /** @type {HTMLElement|null} */ (/** @type {Element} */ (event.target).closest("button.bp"));
-      if (button) this.toggleBreakpoint(+button.dataset.line);
+      if (!button) return;
+      // Ctrl/⌘+click runs to the line, as VS Code's Run to Cursor; a plain click toggles its breakpoint.
+      if (event.ctrlKey || event.metaKey) this.runToLine(+button.dataset.line);
+      else this.toggleBreakpoint(+button.dataset.line);
     });
     this.select.addEventListener("change", () => this.setCase(this.select.value));
+    bindHoverValues(this.#el(".dbg-code > .code"), this.#el(".hover-value"), (expression) => this.#valueAt(expression));
+    // A panel shown on a phone draws what it missed while hidden (the memory picture's arrows need a size).
+    bindPanelTabs(this.root, () => { if (this.replay) this.#render(this.replay.position()); });
     this.currentFrameOnly = this.#input("input[name=current-frame]");
+    // The whole file in the code pane (every line's button there before a run), or the function in view.
+    this.wholeFile = this.#input("input[name=whole-file]");
+    this.wholeFile.addEventListener("change", () => {
+      this.shownSpan = null;
+      if (this.replay) this.#render(this.replay.position());
+      else this.#showCode(null, true);
+      this.#changed();
+    });
     this.currentFrameOnly.addEventListener("change", () => {
       if (this.replay) this.#render(this.replay.position());
       this.#changed();
@@ -170,6 +189,15 @@ export class Debugger extends EventTarget {
     const key = event.key;
     let action = null;
     if (key === "F5") action = event.shiftKey ? "rcontinue" : this.state === "paused" ? "continue" : "debug";
+    else if (key === "F10" && event.ctrlKey) {
+      // Run to the focused line (VS Code's Ctrl+F10, Run to Cursor).
+      const line = +(/** @type {HTMLElement|null|undefined} */ (document.activeElement?.closest?.(".line"))?.dataset.line ?? 0);
+      if (line && this.lineRows.has(line)) {
+        event.preventDefault();
+        this.runToLine(line);
+      }
+      return;
+    }
     else if (key === "F10") action = event.shiftKey ? "back" : "over";
     else if (key === "F11") action = event.altKey && event.shiftKey ? "rinto" : event.shiftKey ? "out" : "into";
     else if (key === "F9") {
@@ -312,13 +340,18 @@ export class Debugger extends EventTarget {
 
   toggleBreakpoint(line) {
     if (this.breakpoints.has(line)) this.breakpoints.delete(line);
-    else this.breakpoints.set(line, { condition: "", hitCount: null });
+    else this.breakpoints.set(line, { condition: "", hitCount: null, enabled: true, log: "" });
     this.#syncBreakpoints();
     this.#renderBreakpoints();
     this.#changed();
   }
 
-  setBreakpoint(line, { condition = "", hitCount = null } = {}) {
+  /**
+   * Add or change the breakpoint on a line: a condition, a hit count, switched off (`enabled: false`,
+   * kept but ignored, as VS Code's unchecked breakpoint), a log point (`log`: a message written to
+   * Output where it is hit, `{expr}` filled in, instead of pausing).
+   */
+  setBreakpoint(line, { condition = "", hitCount = null, enabled = true, log = "" } = {}) {
     // Checked as it is typed, before any run: a condition that does not parse keeps the breakpoint off.
     let error = null;
     try {
@@ -326,7 +359,7 @@ export class Debugger extends EventTarget {
     } catch (problem) {
       error = conditionProblem(problem);
     }
-    this.breakpoints.set(line, { condition, hitCount, error });
+    this.breakpoints.set(line, { condition, hitCount, enabled, log, error });
     this.#syncBreakpoints();
     this.#renderBreakpoints();
     this.#changed();
@@ -352,9 +385,25 @@ export class Debugger extends EventTarget {
     } else if (step != null) move = replay.seekStep(step);
     else if (mode === "run") move = replay.toEnd();
     else {
-      move = this.breakpoints.size ? replay.continueFromStart() : replay.start();
+      move = this.#pausing() ? replay.continueFromStart() : replay.start();
     }
     this.#afterMove(move);
+  }
+
+  /** Does any breakpoint pause (switched on, not a log point)? Debug then runs to it. */
+  #pausing() {
+    return [...this.breakpoints.values()].some((bp) => bp.enabled !== false && !bp.log);
+  }
+
+  /**
+   * Run to here (Ctrl/⌘+click on a line's number, or Ctrl+F10 on it): paused, to the next time the
+   * line is arrived at; before a run, from the start. A breakpoint on the way pauses first.
+   */
+  async runToLine(line) {
+    if (this.state === "running") return;
+    const fromStart = this.state !== "paused";
+    if (!(await this.#ensureTrace())) return;
+    this.#afterMove(this.replay.runToLine(line, { fromStart }));
   }
 
   stop() {
@@ -446,7 +495,8 @@ export class Debugger extends EventTarget {
     this.replay.clearBreakpoints();
     for (const [line, bp] of this.breakpoints) {
       try {
-        this.replay.setBreakpoint(line, { condition: bp.condition || null, hitCount: bp.hitCount || null });
+        this.replay.setBreakpoint(line, { condition: bp.condition || null, hitCount: bp.hitCount || null,
+          enabled: bp.enabled !== false, log: bp.log || null });
         bp.error = null;
       } catch (error) {
         // Never silently true or false: the breakpoint stays off, and says why, until the condition parses.
@@ -468,7 +518,7 @@ export class Debugger extends EventTarget {
     if (position.finished) {
       this.#setState(end.status === "returned" ? "finished" : "error");
     } else {
-      this.#setState("paused", position.line);
+      this.#setState("paused", position.line, this.#stopDetail(position));
     }
     this.#render(position);
     // What a screen reader hears at each move: the state and the step, so that a move to another stop on
@@ -478,24 +528,38 @@ export class Debugger extends EventTarget {
     this.dispatchEvent(new CustomEvent("moved", { detail: { move, position } }));
   }
 
-  #setState(state, line) {
+  /**
+   * What kind of stop the cursor is on, for the status: a return or an exception leaving the line, or
+   * the line going round again (a comprehension's next item); null for a line arrived at. Two stops
+   * on one line never read the same.
+   * @returns {{key: string, values: object}|null}
+   */
+  #stopDetail(position) {
+    if (position.kind === "r") return { key: "status_returns", values: { fn: this.replay.stackAt(position.index).at(-1)?.function ?? "" } };
+    if (position.kind === "x") return { key: "status_raises", values: {} };
+    return this.replay.isRepeat(position.index) ? { key: "status_again", values: {} } : null;
+  }
+
+  #setState(state, line, detail = null) {
     this.state = state;
+    const paused = this.t("status_paused", { line }) + (detail ? ` · ${this.t(detail.key, detail.values)}` : "");
     const text = {
       idle: this.t("status_not_run"), running: this.t("status_running"), finished: this.t("status_finished"),
-      error: this.t("status_error"), paused: this.t("status_paused", { line }),
+      error: this.t("status_error"), paused,
     }[state];
     this.status.textContent = text;
     this.status.dataset.state = state;
     if (state === "running" || state === "idle") this.#el(".announce").textContent = text;
     this.statusLine = line;
-    const paused = state === "paused";
+    this.statusDetail = detail;
+    const isPaused = state === "paused";
     const b = this.buttons;
     b.run.disabled = b.debug.disabled = state === "running";
-    b.continue.disabled = b.over.disabled = b.into.disabled = b.out.disabled = !paused;
+    b.continue.disabled = b.over.disabled = b.into.disabled = b.out.disabled = !isPaused;
     // Going back is what a run that raised or was stopped is for ("how did it get here?"): any end with a trace.
-    b.back.disabled = b.rinto.disabled = b.rcontinue.disabled = !(paused || state === "finished" || state === "error")
+    b.back.disabled = b.rinto.disabled = b.rcontinue.disabled = !(isPaused || state === "finished" || state === "error")
       || !this.replay;
-    b.stop.disabled = !(state === "running" || paused);
+    b.stop.disabled = !(state === "running" || isPaused);
     // A clicked control that just became disabled would drop focus to <body>, and the keys with it:
     // keep focus in the widget.
     if (/** @type {HTMLButtonElement|null} */ (document.activeElement)?.disabled && this.root.contains(document.activeElement)) {
@@ -510,6 +574,7 @@ export class Debugger extends EventTarget {
     for (const row of this.#all(".line.caller")) row.classList.remove("caller");
     this.#el(".vars-body").replaceChildren();
     this.#el(".memory-body").replaceChildren();
+    this.watches.render(null);
     this.#el(".line-values").hidden = true;
     this.#el(".frames").replaceChildren();
     this.#el(".files-body").replaceChildren();
@@ -551,8 +616,27 @@ export class Debugger extends EventTarget {
     this.#renderVariables(position, last, position.finished ? this.name : viewed?.function ?? this.name,
       position.finished ? [] : stack.slice(stack.indexOf(viewed) + 1));
     this.#renderMemory(position, last, stack, viewed);
+    this.watches.render(last < 0 ? null : (source) => this.replay.evaluate(source, last, position.finished ? null : viewed?.id ?? null));
     this.#renderStack(stack, position.finished);
     this.#renderOutput(index, position);
+  }
+
+  /** A log point's line in Output: its message with `{expr}` filled in at the hit, said as a log point's. */
+  #logLine(hit) {
+    const text = hit.error ? this.t("condition_failed", { line: hit.line, message: hit.error })
+      : logText(hit.message, (source) => this.replay.evaluate(source, hit.index));
+    return `${this.t("line", { line: hit.line })} ▸ ${text}`;
+  }
+
+  /** An expression's Value at the step shown, in the frame shown (the code pane's hover); null when none. */
+  #valueAt(expression) {
+    const position = this.replay?.position();
+    if (!position || position.finished) return null;
+    try {
+      return toPreview(this.replay.evaluate(expression, position.index, this.viewedFrame));
+    } catch {
+      return null;
+    }
   }
 
   /** Did the shown function return normally (last event of its outermost frame is 'r')? */
@@ -574,7 +658,8 @@ export class Debugger extends EventTarget {
       row.removeAttribute("aria-current");
       row.classList.remove("caller");
     }
-    const span = frame ? this.#spanFor(frame.def, frame.line ?? frame.def) : [this.fn.first_line, this.fn.last_line];
+    const own = frame ? this.#spanFor(frame.def, frame.line ?? frame.def) : [this.fn.first_line, this.fn.last_line];
+    const span = this.wholeFile.checked ? [1, Math.max(...this.lineRows.keys())] : own;
     if (span[0] !== this.shownSpan?.[0] || span[1] !== this.shownSpan?.[1]) {
       const focused = this.root.contains(document.activeElement) ? /** @type {HTMLElement|null} */ (document.activeElement.closest(".line")) : null;
       for (const [number, row] of this.lineRows) row.hidden = number < span[0] || number > span[1];
@@ -583,7 +668,7 @@ export class Debugger extends EventTarget {
       if (focused?.hidden) this.lineRows.get(frame?.line ?? span[0])?.querySelector("button")?.focus({ preventScroll: true });
     }
     const caption = this.#el(".code-caption");
-    const elsewhere = frame && !(span[0] === this.fn.first_line && span[1] === this.fn.last_line);
+    const elsewhere = frame && !(own[0] === this.fn.first_line && own[1] === this.fn.last_line);
     caption.hidden = !elsewhere;
     if (elsewhere) caption.replaceChildren(this.t("viewing"), " ", el("code", "", frame.function),
       " · ", this.t("line", { line: frame.line ?? "?" }));
@@ -592,9 +677,14 @@ export class Debugger extends EventTarget {
     if (!row) return;
     if (innermost) row.setAttribute("aria-current", "step");
     else row.classList.add("caller");
-    // Follow the line while the reader looks at the code; one who scrolled down to the panels (a phone's
-    // layout puts them far below) is not pulled back up at every step.
-    // (Seen means a line's height of it below the toolbar, which a phone keeps at the top.)
+    // The code pane scrolls itself to the line (it is capped in height); the page moves only on a wide
+    // screen while the reader looks at the code: one who scrolled to the panels is not pulled back up,
+    // and a phone's page never moves at a step. (Seen means a line's height of it below the toolbar.)
+    const code = this.#el(".dbg-code > .code");
+    const box = row.getBoundingClientRect(), view = code.getBoundingClientRect();
+    if (box.top < view.top) code.scrollTop -= view.top - box.top;
+    else if (box.bottom > view.bottom) code.scrollTop += box.bottom - view.bottom;
+    if (matchMedia("(max-width: 480px)").matches) return;
     const pane = this.#el(".dbg-code").getBoundingClientRect();
     const covered = Math.max(0, this.#el(".toolbar").getBoundingClientRect().bottom);
     if (pane.bottom > covered + 24 && pane.top < innerHeight) row.scrollIntoView?.({ block: "nearest" });
@@ -638,6 +728,9 @@ export class Debugger extends EventTarget {
     const budget = this.#budget(vars);
     const pictured = (value) => this.lesson.history && isHistory(value);
     const markers = this.lesson.history ?? {};
+    // The budget line goes on the locals the lesson names ([history] budgeted) and on what is returned.
+    const named = markers.budgeted?.split(/\s+/);
+    const budgeted = (name) => !named || named.includes(name);
     const event = position.finished ? null : position.index;
     const returned = event == null ? null : this.replay.returnAt(event);
     // One scale for the pictures drawn together: widths compare across them.
@@ -648,7 +741,7 @@ export class Debugger extends EventTarget {
       const detail = el("dd");
       detail.append(renderValue(value, this.t, this.opened, `${scope}:${name}`));
       table.append(term, detail);
-      if (pictured(value)) history.append(renderHistory(name, value, budget, this.t, markers, widest));
+      if (pictured(value)) history.append(renderHistory(name, value, budgeted(name) ? budget : null, this.t, markers, widest));
     }
     if (event != null) {
       if (returned) {
@@ -660,10 +753,29 @@ export class Debugger extends EventTarget {
       if (raised) {
         table.append(el("dt", "special error", `⚠ ${this.t("raised")}`), el("dd", "error", `${raised.type}: ${raised.message}`));
       }
+      this.#renderLeft(table, event, scope);
     }
     if (!table.childElementCount) body.append(el("p", "empty", this.t("no_locals")));
     else body.append(table);
     history.hidden = !history.childElementCount;
+  }
+
+  /**
+   * After a step over or out of a call: what the callee just gave, as VS Code's "(return) f" row, in the
+   * frame it returned to (only when that frame is the one shown).
+   */
+  #renderLeft(table, event, scope) {
+    const left = this.replay.leftBefore(event);
+    if (!left || (this.viewedFrame != null && this.viewedFrame !== this.replay.eventAt(event).frame)) return;
+    const value = this.replay.returnAt(left.index);
+    const raised = this.replay.exceptionAt(left.index);
+    if (value) {
+      table.append(el("dt", "special", `⟵ ${this.t("returned_from", { fn: left.function })}`), el("dd"));
+      table.lastChild.append(renderValue(value, this.t, this.opened, `${scope}:⟵${left.function}`));
+    } else if (raised && !this.replay.exceptionAt(event)) {
+      table.append(el("dt", "special error", `⚠ ${this.t("raised_from", { fn: left.function })}`),
+        el("dd", "error", `${raised.type}: ${raised.message}`));
+    }
   }
 
   /**
@@ -765,10 +877,16 @@ export class Debugger extends EventTarget {
   #renderOutput(index, position) {
     const stdout = this.#el(".stdout");
     const text = this.replay.stdoutUntil(index);
-    stdout.textContent = text || (position.finished ? this.t("no_output") : "");
+    const logs = [...this.breakpoints.values()].some((bp) => bp.log && bp.enabled !== false)
+      ? outputWithLogs(this.replay, position.finished ? this.replay.eventCount - 1 : index, index, (hit) => this.#logLine(hit))
+      : null;
+    if (logs?.pieces.some((piece) => piece.log)) {
+      stdout.replaceChildren(...logs.pieces.map((piece) => (piece.log ? el("span", "log-line", piece.text) : piece.text)));
+    } else stdout.textContent = text || (position.finished ? this.t("no_output") : "");
     stdout.dataset.empty = this.t("no_output_yet");
     const error = this.#el(".error-message");
     const lines = [...this.notices];
+    for (const line of logs?.cut ?? []) lines.push(this.t("log_cut", { line, n: count(LOG_CAP) }));
     const gap = this.replay.gapInfo();
     // What a run that outgrew its capacity left out (numbered as the run's events, 1-based): said where
     // the kept tail begins and at the end.
@@ -840,9 +958,11 @@ export class Debugger extends EventTarget {
 
   #renderBreakpoints() {
     for (const [line, row] of this.lineRows) {
-      const on = this.breakpoints.has(line);
-      row.classList.toggle("has-bp", on);
-      row.querySelector("button.bp")?.setAttribute("aria-pressed", String(on));
+      const bp = this.breakpoints.get(line);
+      row.classList.toggle("has-bp", !!bp);
+      row.classList.toggle("bp-off", bp?.enabled === false);
+      row.classList.toggle("bp-log", !!bp?.log);
+      row.querySelector("button.bp")?.setAttribute("aria-pressed", String(!!bp));
     }
     const list = this.#el(".bp-list");
     list.replaceChildren();
@@ -851,7 +971,14 @@ export class Debugger extends EventTarget {
       const bp = this.breakpoints.get(line);
       const item = el("li");
       const owner = this.#functionAt(line);   // whose line: "checked_exchange · 第30行"
-      const label = el("span", "bp-line", (owner ? `${owner} · ` : "") + this.t("line", { line }));
+      const where = (owner ? `${owner} · ` : "") + this.t("line", { line });
+      // Switched off and on without losing its condition, hit count or message (VS Code's checkbox).
+      const enabled = el("input");
+      enabled.type = "checkbox";
+      enabled.checked = bp.enabled !== false;
+      enabled.setAttribute("aria-label", this.t("breakpoint_enabled", { where }));
+      enabled.addEventListener("change", () => this.setBreakpoint(line, { ...bp, enabled: enabled.checked }));
+      const label = el("span", "bp-line", where);
       const condition = el("input");
       condition.type = "text";
       condition.value = bp.condition ?? "";
@@ -875,11 +1002,19 @@ export class Debugger extends EventTarget {
         }
         this.setBreakpoint(line, { ...bp, hitCount: value ? count : null });
       });
+      const log = el("input");
+      log.type = "text";
+      log.className = "bp-log-message";
+      log.value = bp.log ?? "";
+      log.placeholder = this.t("log_placeholder");
+      log.setAttribute("aria-label", this.t("log_message", { line }));
+      log.addEventListener("change", () => this.setBreakpoint(line, { ...bp, log: log.value }));
       const remove = el("button", "bp-remove", "×");
       remove.type = "button";
       remove.setAttribute("aria-label", this.t("remove_breakpoint", { line }));
       remove.addEventListener("click", () => this.toggleBreakpoint(line));
-      item.append(label, condition, hits, remove);
+      item.classList.toggle("bp-off", bp.enabled === false);
+      item.append(enabled, label, condition, hits, log, remove);
       if (bp.error) item.append(el("p", "bp-error", this.t("condition_error", bp.error)));
       if (bp.hitError) item.append(el("p", "bp-error", bp.hitError));
       list.append(item);
@@ -894,7 +1029,7 @@ export class Debugger extends EventTarget {
       const spec = this.fn.cases.find((c) => c.id === option.value);
       option.textContent = spec[this.i18n.lang];
     }
-    this.#setState(this.state, this.statusLine);
+    this.#setState(this.state, this.statusLine, this.statusDetail);
     this.#renderBreakpoints();
     if (this.replay) {
       this.#renderFiles();
@@ -908,13 +1043,16 @@ export class Debugger extends EventTarget {
   snapshot() {
     const position = this.replay?.position();
     const bp = [...this.breakpoints.entries()].sort(([a], [b]) => a - b)
-      .map(([line, { condition, hitCount }]) => ({ line, condition: condition || null, hitCount: hitCount || null }));
+      .map(([line, { condition, hitCount, enabled, log }]) => ({ line, condition: condition || null,
+        hitCount: hitCount || null, enabled: enabled !== false, log: log || null }));
     return {
       f: this.name, case: this.caseId, bp,
       step: !position ? null : position.finished ? "end" : position.stepNumber,
       edited: this.edited,
       open: [...this.opened.paths].sort(),
       memory: this.currentFrameOnly.checked ? "current" : null,
+      watch: [...this.watches.expressions],
+      wholeFile: this.wholeFile.checked,
     };
   }
 
@@ -922,6 +1060,17 @@ export class Debugger extends EventTarget {
   setMemoryView(view) {
     this.currentFrameOnly.checked = view === "current";
     if (this.replay) this.#render(this.replay.position());
+  }
+
+  /** The Watch panel's expressions and the whole-file view (from a link). */
+  setWatches(sources, wholeFile) {
+    this.watches.set(sources);
+    if (this.wholeFile.checked !== wholeFile) {
+      this.wholeFile.checked = wholeFile;
+      this.shownSpan = null;
+    }
+    if (this.replay) this.#render(this.replay.position());
+    else this.#showCode(null, true);
   }
 
   /** Open these Variables paths (from a link) at the next paint; the ones open now stay. */

@@ -70,13 +70,19 @@ function linkLater(widget) {
 // The link holds a widget's case, its breakpoints (line, hit count, condition), the step or the
 // finished state, what Variables has open, and the language:
 //   #f=split_history&case=normal&bp=46&bp=58:2:len(groups)>1&step=7&open=split_history:groups&mem=current
-// (`mem=current`: the memory picture shows the current frame only)
+// (`mem=current`: the memory picture shows the current frame only). Also `off=46` (a breakpoint
+// switched off), `log=58:groups={len(groups)}` (a log point's message), `watch=len(groups)` (a
+// watch, in order) and `file=whole` (the code pane shows the whole file).
 function writeHash(widget) {
   const state = widget.snapshot();
   const params = new URLSearchParams({ f: state.f, case: state.case });
   for (const bp of state.bp) {
     params.append("bp", [bp.line, bp.hitCount ?? "", bp.condition ?? ""].join(":").replace(/:+$/, ""));
+    if (!bp.enabled) params.append("off", String(bp.line));
+    if (bp.log) params.append("log", `${bp.line}:${bp.log}`);
   }
+  for (const source of state.watch) params.append("watch", source);
+  if (state.wholeFile) params.set("file", "whole");
   if (state.step) params.set("step", String(state.step));
   for (const path of state.open) params.append("open", path);
   if (state.memory) params.set("mem", state.memory);
@@ -124,12 +130,16 @@ async function restoreFromHash() {
     if (code) widget.setEdited(code);
     else widget.notify(i18n.t("link_bad_input"));
   }
-  for (const bp of params.getAll("bp").flatMap((value) => value.split(",")).map(parseBreakpoint)) {
+  const off = new Set(params.getAll("off").map(Number));
+  const logs = new Map(params.getAll("log").map((value) => [Number(value.split(":")[0]), value.slice(value.indexOf(":") + 1)]));
+  for (const bp of params.getAll("bp").flatMap((value) => (/^\d+(,\d+)+$/.test(value) ? value.split(",") : [value])).map(parseBreakpoint)) {
     if (!(bp.line > 0) || !widget.lineRows.has(bp.line)) continue;
     widget.setBreakpoint(bp.line, {
       condition: bp.condition, hitCount: Number.isInteger(bp.hitCount) && bp.hitCount > 0 ? bp.hitCount : null,
+      enabled: !off.has(bp.line), log: logs.get(bp.line) ?? "",
     });
   }
+  widget.setWatches(params.getAll("watch").filter((source) => source.length <= 500), params.get("file") === "whole");
   widget.setOpened(params.getAll("open").filter((path) => path.length <= 500).slice(0, 200));
   widget.setMemoryView(params.get("mem"));
   widget.root.scrollIntoView({ block: "start" });

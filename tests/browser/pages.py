@@ -87,6 +87,13 @@ class Widget:
         expect(self.picker).to_have_value(case)
         expect(self.status).to_have_text(self.words["not_run"])
 
+    def show_panel(self, name: str) -> None:
+        """A phone shows one panel at a time: pick `name`'s tab (a wider screen shows every panel, no tabs)."""
+        tab = self.root.get_by_role("tab", name=name, exact=True)
+        if tab.is_visible():
+            tab.click()
+            expect(tab).to_have_attribute("aria-selected", "true")
+
     def press(self, action: str) -> None:
         self.button(action).click()
 

@@ -189,10 +189,10 @@ def test_keyboard_shortcuts(lesson):
     widget.expect_paused(46)
     page.keyboard.press("F11")  # Step into checked_exchange
     widget.expect_paused_in_helper(14, "checked_exchange")
-    page.keyboard.press("Shift+F11")  # Step out: stops on the helper's return first ...
-    expect(widget.variables).to_contain_text("⟵")
-    page.keyboard.press("Shift+F11")  # ... then back in split_history, after the call
+    page.keyboard.press("Shift+F11")  # Step out: back in split_history, after the call (as VS Code) ...
     widget.expect_paused(47)
+    # ... which shows what the helper returned, as VS Code's "(return) checked_exchange".
+    expect(widget.variables.locator("dt.special")).to_have_text("⟵ checked_exchange 的返回值")
     page.keyboard.press("F10")  # Step over
     widget.expect_paused(45)
     page.keyboard.press("F5")  # Continue: the loop's second pass hits 46 again
@@ -301,7 +301,7 @@ def test_deep_link_restores_case_breakpoints_and_step(lesson, open_page):
     widget.expect_paused(61)
     widget.press("over")
     widget.press("over")  # mid-statement: 61-62 is one assignment, so this may still be line 61
-    expect(widget.status).to_have_text(re.compile(r"^已暂停 第\d+行$"))
+    expect(widget.status).to_have_text(re.compile(r"^已暂停 第\d+行( · .+)?$"))
     shown = widget.snapshot()
     link = shared_link(lesson.page).removeprefix("#")
     from urllib.parse import parse_qs
@@ -363,7 +363,7 @@ def test_time_travel_moves_and_keys_after_a_click(lesson):
     page.keyboard.press("F10")
     widget.expect_paused(47)
     widget.press("rinto")                    # back into the callee: its last stop
-    expect(widget.status).to_have_text(re.compile(r"^已暂停 第\d+行$"))
+    expect(widget.status).to_have_text(re.compile(r"^已暂停 第\d+行( · .+)?$"))
     expect(widget.root.locator(".code-caption")).to_contain_text("checked_exchange")
     widget.press("continue")                 # to the second hit of 46
     widget.expect_paused(46)
@@ -371,7 +371,7 @@ def test_time_travel_moves_and_keys_after_a_click(lesson):
     widget.expect_paused(46)
     assert widget.root.locator(".frames button").count() == 1
     widget.press("rcontinue")                # no earlier hit: the first stop
-    expect(widget.status).to_have_text(re.compile(r"^已暂停 第\d+行$"))
+    expect(widget.status).to_have_text(re.compile(r"^已暂停 第\d+行( · .+)?$"))
     # The keys are listed in a help popover.
     toggle = widget.root.get_by_role("button", name="键盘快捷键", exact=True)
     toggle.click()

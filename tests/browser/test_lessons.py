@@ -86,8 +86,7 @@ def test_step_into_a_method_inspect_self_and_choose_a_frame(pages):
     frames.nth(1).click()
     expect(widget.root.locator(".dbg-code .line.caller")).to_have_attribute("data-line", str(call))
     expect(widget.variables).to_contain_text("stops")
-    widget.press("out")   # stops on route's return first, then back in plan_trip
-    widget.press("out")
+    widget.press("out")   # back in plan_trip, after the call
     widget.expect_paused(call + 1)
 
 

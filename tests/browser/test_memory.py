@@ -97,6 +97,7 @@ def test_screenshots(open_page):
         page = open_page(**options).page
         widget = Widget(page, "trim_results")
         pause(widget, "old", 61)
+        widget.show_panel("内存")
         region = memory(widget)
         expect(region.locator(".mem-arrows > path").first).to_be_attached()
         if name == "phone":   # the picture pans inside its panel: the page is no wider than the screen
@@ -239,7 +240,9 @@ def test_a_phone_pans_the_picture(chromium, lessons_server):
     from conftest import new_page
     opened = new_page(chromium, lessons_server, lesson="structures", viewport={"width": 375, "height": 812})
     try:
-        _, region = paused_in(opened.page, "LinkedList.reverse", line_in("reverse", "current.next_node = previous"))
+        line = line_in("reverse", "current.next_node = previous")
+        widget, region = paused_in(opened.page, "LinkedList.reverse", line)
+        widget.show_panel("内存")
         expect(region.locator(".mem-arrows > path").first).to_be_attached()
         assert opened.page.evaluate("() => document.documentElement.scrollWidth") <= 375
         body = region.locator(".memory-body")

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from pages import EN, ZH, Widget
+from pages import EN, LONG, ZH, Widget
 from playwright.sync_api import expect
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
@@ -140,6 +140,32 @@ def test_phone_width_has_no_horizontal_scroll(lesson, screenshot_dir):
         page.set_viewport_size({"width": 1280, "height": 900})
 
 
+def test_a_phone_shows_one_panel_at_a_time(open_page, screenshot_dir):
+    """At 375 x 812 the panels are tabs under the toolbar: one shown, each reachable in a tap, every
+    tab a touch target; screenshots in both languages and both themes."""
+    for lang, scheme in (("zh", "light"), ("en", "light"), ("zh", "dark"), ("en", "dark")):
+        link = "f=split_history&case=normal&bp=48&step=1" + ("&lang=en" if lang == "en" else "")
+        page = open_page(link, viewport={"width": 375, "height": 812}, color_scheme=scheme).page
+        widget = Widget(page, "split_history", words=ZH if lang == "zh" else EN)
+        expect(widget.status).not_to_have_text(widget.words["not_run"], timeout=LONG)
+        tabs = widget.root.get_by_role("tab")
+        expect(tabs).to_have_count(8)
+        variables, watch = ("变量", "监视") if lang == "zh" else ("Variables", "Watch")
+        expect(widget.root.get_by_role("tab", name=variables)).to_have_attribute("aria-selected", "true")
+        expect(widget.variables).to_be_visible()
+        expect(widget.stdout).to_be_hidden()
+        for box in tabs.evaluate_all("tabs => tabs.map(t => t.getBoundingClientRect().height)"):
+            assert box >= 24, f"a tab is {box} px tall (touch targets are 24 px at least)"
+        widget.root.get_by_role("tab", name=watch).click()
+        expect(widget.root.locator(".watch-add")).to_be_visible()
+        expect(widget.variables).to_be_hidden()
+        page.keyboard.press("ArrowLeft")   # WAI-ARIA tabs: arrows move along the row
+        expect(widget.root.get_by_role("tab", name=variables)).to_be_focused()
+        expect(widget.variables).to_be_visible()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+        page.screenshot(path=screenshot_dir / f"phone-375x812-{lang}-{scheme}.png", animations="disabled")
+
+
 def test_history_picture_labels_follow_the_language(lesson):
     """The budget mark under the messages picture is read in the page's language (zh by default)."""
     page = lesson.page
@@ -151,6 +177,20 @@ def test_history_picture_labels_follow_the_language(lesson):
     assert "budget" not in label.lower(), (
         f"the zh page labels the budget mark in English: {label!r} "
         "(site/css/site.css .budget-mark::after { content: \"budget\" })")
+
+
+def test_the_budget_line_is_drawn_only_where_the_budget_applies(lesson):
+    """prepare_context's budget governs messages and candidate ([history] budgeted), not `prefix`."""
+    widget = Widget(lesson.page, "prepare_context")
+    _pause(widget, "summary", 107)   # summary = summarize(deepcopy(prefix))
+    pictures = widget.root.locator(".history figure.history-picture")
+    prefix = pictures.filter(has=lesson.page.locator("figcaption", has_text="prefix:"))
+    messages = pictures.filter(has=lesson.page.locator("figcaption", has_text="messages:"))
+    expect(prefix).to_have_count(1)
+    expect(messages).to_have_count(1)
+    expect(prefix.locator(".budget-mark")).to_have_count(0)
+    expect(prefix.locator(".budget-text")).to_have_count(0)
+    expect(messages.locator(".budget-mark")).to_have_count(1)
 
 
 def test_recorded_cases_show_without_python(chromium, server):

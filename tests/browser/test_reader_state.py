@@ -8,7 +8,7 @@ from urllib.parse import parse_qs
 from pages import EN, LONG, ZH, Widget, shared_link
 from playwright.sync_api import expect
 
-PAUSED = re.compile(r"^已暂停 第\d+行$")
+PAUSED = re.compile(r"^已暂停 第\d+行( · .+)?$")
 
 
 def _summary(widget: Widget, path: str):
@@ -151,12 +151,12 @@ def test_the_boot_bar_covers_no_widget_a_link_lands_on(open_page):
 
 
 def test_each_panel_is_a_landmark_named_for_its_widget(lesson):
-    """Seven panels a widget, three widgets: each region's name begins with the panel's word and says whose."""
+    """Eight panels a widget, three widgets: each region's name begins with the panel's word and says whose."""
     page = lesson.page
     names = page.evaluate("""() => [...document.querySelectorAll('section.debugger section.panel')]
         .map(s => s.getAttribute('aria-labelledby').split(' ')
           .map(id => document.getElementById(id).textContent.trim()).join(' '))""")
-    assert len(names) == len(set(names)) == 7 * 3, names
+    assert len(names) == len(set(names)) == 8 * 3, names
     for function in ("split_history", "trim_results", "prepare_context"):
         for word in ("断点", "图示", "变量", "内存", "调用栈", "输出", "文件"):
             expect(page.get_by_role("region", name=f"{word} · {function}", exact=True)).to_have_count(1)
