@@ -1,6 +1,6 @@
 // Python highlighting for the reader's edit boxes: a small tokenizer that emits the same token
-// classes Pygments gives the shown source (site/css/pygments.css), so both read alike. Text goes in
-// through textContent only: whatever the reader types is never markup.
+// classes Pygments gives the shown source (build.py pygments_css, at the end of site.css), so both
+// read alike. Text goes in through textContent only: whatever the reader types is never markup.
 
 const KEYWORDS = new Set(["and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
   "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
