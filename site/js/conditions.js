@@ -94,9 +94,13 @@ function tokenize(src) {
     if (ch === ' ' || ch === '\t') { i++; continue; }
     const start = i;
     if (/[0-9]/.test(ch) || (ch === '.' && /[0-9]/.test(src[i + 1] ?? ''))) {
-      const m = /^(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?(?:[eE][+-]?[0-9]+)?/.exec(src.slice(i));
+      // Python's digits: an underscore only between two digits; no leading zero on a nonzero int.
+      const m = /^(?:[0-9](?:_?[0-9])*)?(?:\.(?:[0-9](?:_?[0-9])*)?)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?/.exec(src.slice(i));
       const text = m[0];
-      if (/[\p{L}_]/u.test(src[i + text.length] ?? '')) {
+      if (/^0+[1-9_]/.test(text) && /^[0-9_]+$/.test(text)) {
+        throw new ConditionError(`invalid number '${text}': leading zeros are not allowed in an int`, start, src);
+      }
+      if (/[\p{L}\p{N}_]/u.test(src[i + text.length] ?? '')) {
         throw new ConditionError(`invalid number '${src.slice(i, i + text.length + 1)}'`, start, src);
       }
       const digits = text.replaceAll('_', '');
@@ -117,6 +121,13 @@ function tokenize(src) {
         if (c === ch) { j++; break; }
         if (c === '\\') {
           const e = src[j + 1];
+          // \ooo: up to three octal digits, as Python reads them (\0 is one of them).
+          const octal = /^[0-7]{1,3}/.exec(src.slice(j + 1));
+          if (octal) {
+            text += String.fromCodePoint(parseInt(octal[0], 8));
+            j += 1 + octal[0].length;
+            continue;
+          }
           if (e === undefined || !(e in ESCAPES)) throw new ConditionError(`unsupported escape '\\${e ?? ''}'`, j, src);
           text += ESCAPES[e];
           j += 2;
@@ -620,7 +631,8 @@ class Compiler {
       const v = ctx.lookup(id);
       if (v !== undefined) return fromLookup(v);
       if (builtin !== undefined) return builtin;
-      throw new EvaluationError(`NameError: name '${id}' is not defined`);
+      // Not a local of the frame: a module global (not in the trace) or a name nowhere defined.
+      throw new EvaluationError(`cannot tell: '${id}' is not a local here, and module globals are not in the trace`);
     };
   }
 
@@ -733,7 +745,13 @@ function compare(op, a, b) {
 export function parseCondition(source) {
   if (typeof source !== 'string') throw new TypeError('condition must be a string');
   const p = new Parser(source);
-  const tree = p.parse();
+  let tree;
+  try {
+    tree = p.parse();
+  } catch (e) {
+    if (e instanceof RangeError) throw new ConditionError('the expression is nested too deeply', 0, source);
+    throw e;
+  }
   const compiler = new Compiler();
   const compiled = compiler.compile(tree, new Set());
   const value = (lookup) => {

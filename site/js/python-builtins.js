@@ -685,7 +685,11 @@ const STR_METHODS = {
   endswith: [1, 3, [], (s, a) => tailMatch(s, a, 'endswith', true)],
   lower: [0, 0, [], (s) => s.toLowerCase()],
   upper: [0, 0, [], (s) => s.toUpperCase()],
-  casefold: [0, 0, [], (s) => s.toLowerCase()],
+  casefold: [0, 0, [], (s) => {
+    // Unicode's full case folding (ß -> ss, ...) is not JavaScript's lower case: only ASCII is sure.
+    if (!isAscii(s)) throw new EvaluationError('casefold() of a non-ASCII text is not supported here');
+    return s.toLowerCase();
+  }],
   swapcase: [0, 0, [], (s) => codePoints(s).map((ch) => (UPPER.test(ch) ? ch.toLowerCase() : LOWER.test(ch) ? ch.toUpperCase() : ch)).join('')],
   title: [0, 0, [], title],
   capitalize: [0, 0, [], (s) => { const cps = codePoints(s); return cps.length ? cps[0].toUpperCase() + cps.slice(1).join('').toLowerCase() : ''; }],
@@ -747,14 +751,14 @@ const STR_METHODS = {
 
 function strMethod(s, name, args, kw) {
   const m = STR_METHODS[name];
-  if (!m) throw new EvaluationError(`AttributeError: 'str' object has no attribute '${name}'`);
+  if (!m) throw unsupported('str', name);
   check(name, args, kw, m[0], m[1], m[2]);
   return m[3](s, args, kw);
 }
 
 /** A method of a truncated str: startswith while the kept text decides, else what is missing. */
 function cutStrMethod(x, name, args, kw) {
-  if (!STR_METHODS[name]) throw new EvaluationError(`AttributeError: 'str' object has no attribute '${name}'`);
+  if (!STR_METHODS[name]) throw unsupported('str', name);
   if (name === 'startswith' && args.length === 1 && !kw.size) {
     const kept = codePoints(x.p.v);
     const prefixes = typeof args[0] === 'string' ? [args[0]] : null;
@@ -860,7 +864,7 @@ function setMethod(c, name, args, kw) {
       check(name, args, kw, 0, 0);
       return result(c.items);
     default:
-      throw new EvaluationError(`AttributeError: '${c.t}' object has no attribute '${name}'`);
+      throw unsupported(c.t, name);
   }
 }
 
@@ -881,7 +885,7 @@ function dictMethod(c, name, args, kw) {
       if (!c.whole) throw notAll(c);
       return new PyDict(entries.map((e) => e.slice()));
     default:
-      throw new EvaluationError(`AttributeError: '${c.t}' object has no attribute '${name}'`);
+      throw unsupported(c.t, name);
   }
 }
 
@@ -908,7 +912,7 @@ export function callMethod(obj, name, args, kw) {
     if (obj instanceof Box && c.t !== c.kind && !(c.kind === 'dict')) {
       throw new EvaluationError(`cannot call ${name}() of a '${c.t}' object: the debugger never runs the program's code`);
     }
-    throw new EvaluationError(`AttributeError: '${c.t}' object has no attribute '${name}'`);
+    throw unsupported(c.t, name);
   }
   if (isFloat(obj) && name === 'is_integer') {
     check(name, args, kw, 0, 0);
@@ -923,6 +927,11 @@ export function callMethod(obj, name, args, kw) {
     throw new EvaluationError(`cannot call ${name}() of a '${obj.p.t}' object: the debugger never runs the program's code`);
   }
   opaque(obj);
-  throw new EvaluationError(`AttributeError: '${typeName(obj)}' object has no attribute '${name}'`);
+  throw unsupported(typeName(obj), name);
+}
+
+/** A method the language does not call (whether or not the type has it: that is not checked here). */
+function unsupported(t, name) {
+  return new EvaluationError(`${t}.${name}() is not among the methods an expression can call here`);
 }
 

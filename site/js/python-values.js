@@ -843,7 +843,8 @@ export function pyAttribute(x, name) {
   const p = x.p;
   for (const [field, value] of p.fields) if (field === name) return fromPreview(value);
   if (p.more > 0) throw new EvaluationError(`attribute '${name}' is not in the preview (fields were capped)`);
-  throw new EvaluationError(`AttributeError: '${p.t}' object has no attribute '${name}'`);
+  // Methods, class attributes and properties are not recorded: the field list does not prove it missing.
+  throw new EvaluationError(`cannot tell '${name}' of a '${p.t}' object: only its recorded fields are in the trace`);
 }
 
 // ---------------------------------------------------------------------------
@@ -995,6 +996,7 @@ export function arith(op, a, b) {
   if (op === '+' && concatKind(ca) && concatKind(cb)) {
     throw new EvaluationError(`TypeError: can only concatenate ${ca.kind} (not "${typeName(b)}") to ${ca.kind}`);
   }
+  if (op === '%' && (typeof a === 'string' || isCutStr(a))) throw new EvaluationError('str % formatting is not supported here');
   throw new EvaluationError(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`);
 }
 
@@ -1189,6 +1191,8 @@ function reprOf(x, strict) {
       opaque(x);
       throw methodsUnknown(x.p.t, 'the repr of %');
     }
+    // A cut text says so: its kept head and an ellipsis where the quote would close.
+    if (isCutStr(x)) return `${strRepr(x.p.v).slice(0, -1)}…`;
     return x.p.r ?? `<${x.p.t}>`;
   };
   if (c === null) return own();
@@ -1261,6 +1265,12 @@ function shaped(t, inner) {
  * @param {any} x
  * @returns {object}
  */
+/** An item's text in its container's: a text the recorder cut ends open, with an ellipsis (its own `r` does not say). */
+function shownRepr(p) {
+  return p.t === 'str' && typeof p.v === 'string' && typeof p.len === 'number' && pyLen(p.v) < p.len
+    ? `${strRepr(p.v).slice(0, -1)}…` : p.r;
+}
+
 export function toPreview(x) {
   return previewOf(x, 0, { nodes: 0 });
 }
@@ -1296,7 +1306,7 @@ function previewOf(x, depth, state) {
   if (isDict) {
     const entries = kept.map(([k, v]) => [previewOf(k, depth + 1, state), previewOf(v, depth + 1, state)]);
     const more = len - entries.length;
-    let inner = entries.map(([k, v]) => `${k.r}: ${v.r}`).join(', ');
+    let inner = entries.map(([k, v]) => `${shownRepr(k)}: ${shownRepr(v)}`).join(', ');
     if (more) inner += entries.length ? ', …' : '…';
     return { t: 'dict', r: capShape(`{${inner}}`, '}'), len, entries, more };
   }
@@ -1305,7 +1315,7 @@ function previewOf(x, depth, state) {
     items = displayOrder(kept, items.map((p) => p.r)).map((i) => items[i]);
   }
   const more = len - items.length;
-  let inner = items.map((p) => p.r).join(', ');
+  let inner = items.map(shownRepr).join(', ');
   if (x.t === 'tuple' && len === 1) inner += ',';
   if (more) inner += items.length ? ', …' : '…';
   return { t, r: shaped(t, inner), len, items, more };
