@@ -109,6 +109,8 @@ export class Debugger extends EventTarget {
       if (indent) code.style.setProperty("--indent", `${indent}ch`);
     }
     this.edited = null; // the reader's own [setup, entry], run live
+    /** @type {Map<string, any>} the variables Variables shows now (watches and hover read them) */
+    this.shownVars = new Map();
     this.watches = new WatchPanel(this.#el(".panel.watch"), { t: this.t, onChange: () => this.#changed() });
     this.#bind();
     this.#bindEditing();
@@ -343,6 +345,7 @@ export class Debugger extends EventTarget {
     else this.breakpoints.set(line, { condition: "", hitCount: null, enabled: true, log: "" });
     this.#syncBreakpoints();
     this.#renderBreakpoints();
+    if (this.replay) this.#renderOutput(...this.#outputAt());
     this.#changed();
   }
 
@@ -362,6 +365,7 @@ export class Debugger extends EventTarget {
     this.breakpoints.set(line, { condition, hitCount, enabled, log, error });
     this.#syncBreakpoints();
     this.#renderBreakpoints();
+    if (this.replay) this.#renderOutput(...this.#outputAt());
     this.#changed();
   }
 
@@ -535,7 +539,9 @@ export class Debugger extends EventTarget {
    * @returns {{key: string, values: object}|null}
    */
   #stopDetail(position) {
-    if (position.kind === "r") return { key: "status_returns", values: { fn: this.replay.stackAt(position.index).at(-1)?.function ?? "" } };
+    const fn = this.replay.stackAt(position.index).at(-1)?.function ?? "";
+    // An 'r' with no value is the frame unwinding: an exception leaves it (docs/trace-format.md).
+    if (position.kind === "r") return { key: this.replay.returnAt(position.index) ? "status_returns" : "status_unwinds", values: { fn } };
     if (position.kind === "x") return { key: "status_raises", values: {} };
     return this.replay.isRepeat(position.index) ? { key: "status_again", values: {} } : null;
   }
@@ -616,9 +622,16 @@ export class Debugger extends EventTarget {
     this.#renderVariables(position, last, position.finished ? this.name : viewed?.function ?? this.name,
       position.finished ? [] : stack.slice(stack.indexOf(viewed) + 1));
     this.#renderMemory(position, last, stack, viewed);
-    this.watches.render(last < 0 ? null : (source) => this.replay.evaluate(source, last, position.finished ? null : viewed?.id ?? null));
+    // Watches read what Variables shows (a caller's values freshened by its callees'), not a frame's own look.
+    this.watches.render(last < 0 ? null : (source) => this.replay.evaluateOver(source, this.shownVars));
     this.#renderStack(stack, position.finished);
     this.#renderOutput(index, position);
+  }
+
+  /** What #renderOutput is given for the position shown: its event index (eventCount when finished) and it. */
+  #outputAt() {
+    const position = this.replay.position();
+    return [position.finished ? this.replay.eventCount : position.index, position];
   }
 
   /** A log point's line in Output: its message with `{expr}` filled in at the hit, said as a log point's. */
@@ -633,7 +646,7 @@ export class Debugger extends EventTarget {
     const position = this.replay?.position();
     if (!position || position.finished) return null;
     try {
-      return toPreview(this.replay.evaluate(expression, position.index, this.viewedFrame));
+      return toPreview(this.replay.evaluateOver(expression, this.shownVars));
     } catch {
       return null;
     }
@@ -718,11 +731,13 @@ export class Debugger extends EventTarget {
     body.replaceChildren();
     const history = this.#el(".history");
     history.replaceChildren();
+    this.shownVars = new Map();
     if (last < 0) return;
     const own = this.replay.localsAt(last, position.finished ? null : this.viewedFrame);
     const { changed } = own;
     const vars = !called.length ? own.vars : freshened(own.vars, objectsReached(
       called.map((frame) => this.replay.localsAt(last, frame.id)).reverse(), this.replay.returnAt(last)));
+    this.shownVars = vars;
     this.#renderLineValues(position.finished ? new Map() : vars, changed);
     const table = el("dl", "vars");
     const budget = this.#budget(vars);
@@ -965,11 +980,15 @@ export class Debugger extends EventTarget {
       row.querySelector("button.bp")?.setAttribute("aria-pressed", String(!!bp));
     }
     const list = this.#el(".bp-list");
+    // Redrawn at every change: the control the reader was using keeps the focus (and the keys with it).
+    const active = /** @type {HTMLElement|null} */ (list.contains(document.activeElement) ? document.activeElement : null);
+    const refocus = active ? `li[data-line="${active.closest("li")?.dataset.line}"] [data-part="${active.dataset.part}"]` : null;
     list.replaceChildren();
     this.#el(".breakpoints .empty").hidden = this.breakpoints.size > 0;
     for (const line of [...this.breakpoints.keys()].sort((a, b) => a - b)) {
       const bp = this.breakpoints.get(line);
       const item = el("li");
+      item.dataset.line = String(line);
       const owner = this.#functionAt(line);   // whose line: "checked_exchange · 第30行"
       const where = (owner ? `${owner} · ` : "") + this.t("line", { line });
       // Switched off and on without losing its condition, hit count or message (VS Code's checkbox).
@@ -1014,11 +1033,13 @@ export class Debugger extends EventTarget {
       remove.setAttribute("aria-label", this.t("remove_breakpoint", { line }));
       remove.addEventListener("click", () => this.toggleBreakpoint(line));
       item.classList.toggle("bp-off", bp.enabled === false);
+      for (const [part, control] of Object.entries({ enabled, condition, hits, log, remove })) control.dataset.part = part;
       item.append(enabled, label, condition, hits, log, remove);
       if (bp.error) item.append(el("p", "bp-error", this.t("condition_error", bp.error)));
       if (bp.hitError) item.append(el("p", "bp-error", bp.hitError));
       list.append(item);
     }
+    if (refocus) /** @type {HTMLElement|null} */ (list.querySelector(refocus))?.focus();
   }
 
   #relabel() {

@@ -30,6 +30,8 @@ export function nameAt(text, offset) {
     while (s > 0 && PART.test(text[s - 1])) s--;
     first = s;
   }
+  // `rows[0].count`, `f(x).index`: an attribute of what an expression gives, not a local of that name.
+  if (text[first - 1] === ".") return null;
   return text.slice(first, end);
 }
 

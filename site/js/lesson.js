@@ -131,7 +131,8 @@ async function restoreFromHash() {
     else widget.notify(i18n.t("link_bad_input"));
   }
   const off = new Set(params.getAll("off").map(Number));
-  const logs = new Map(params.getAll("log").map((value) => [Number(value.split(":")[0]), value.slice(value.indexOf(":") + 1)]));
+  const logs = new Map(params.getAll("log").filter((value) => /^\d+:/.test(value) && value.length <= 1000)
+    .map((value) => [Number(value.split(":")[0]), value.slice(value.indexOf(":") + 1)]));
   for (const bp of params.getAll("bp").flatMap((value) => (/^\d+(,\d+)+$/.test(value) ? value.split(",") : [value])).map(parseBreakpoint)) {
     if (!(bp.line > 0) || !widget.lineRows.has(bp.line)) continue;
     widget.setBreakpoint(bp.line, {

@@ -1,9 +1,11 @@
 // Log points in Output: a breakpoint with a message writes a line where it is hit instead of pausing,
 // as VS Code's log points do. `{expression}` in the message is the expression's value there, in the
-// language of conditions (conditions.js): a text as itself, anything else as its repr, as an f-string
-// shows them. The lines go between the program's own output at the events they were hit.
+// language of conditions (conditions.js), read as an f-string reads it: str() of the value, its
+// repr() with `!r`, `{{` and `}}` for braces. What the trace cannot tell (a text it cut) is said,
+// never guessed. The lines go between the program's own output at the events they were hit.
 
 import { pythonRepr } from "./conditions.js";
+import { pyStr } from "./python-values.js";
 
 /** Hits kept per log point: past it Output says so (a log point on a hot loop). */
 export const LOG_CAP = 1000;
@@ -15,10 +17,12 @@ export const LOG_CAP = 1000;
  * @returns {string}
  */
 export function logText(message, evaluate) {
-  return message.replace(/\{([^{}]+)\}/g, (_, source) => {
+  return message.replace(/\{\{|\}\}|\{([^{}]+)\}/g, (whole, source) => {
+    if (source === undefined) return whole[0];   // {{ and }}
+    const [, expression, conversion] = /^(.*?)(?:!([rs]))?$/s.exec(source.trim());
     try {
-      const value = evaluate(source.trim());
-      return typeof value === "string" ? value : pythonRepr(value);
+      const value = evaluate(expression.trim());
+      return conversion === "r" ? pythonRepr(value, { strict: true }) : pyStr(value);
     } catch (error) {
       return `<${error instanceof Error ? error.message : String(error)}>`;
     }

@@ -15,7 +15,7 @@
 import { ConditionError, parseCondition } from './conditions.js';
 import { Breakpoints } from './breakpoints.js';
 import { lastAtMost } from './sorted-arrays.js';
-import { TraceIndex } from './trace-index.js';
+import { C_EXC, C_RETURN, TraceIndex } from './trace-index.js';
 
 export { ConditionError };
 
@@ -188,7 +188,18 @@ export class Replay {
     if (!(i > 0 && i < x.eventCount) || !x.isLeave(i - 1)) return null;
     const callee = x.frameOf[i - 1];
     if (x.parent[callee] !== x.frameOf[i]) return null;
-    return { function: x.functions[x.frameFn[callee]], index: i - 1 };
+    const name = x.functions[x.frameFn[callee]];
+    // A comprehension's frame is part of its line, not a call the reader made: nothing to say.
+    if (name.startsWith('<') && name.endsWith('>') && name !== '<lambda>') return null;
+    // Left by an exception, the frame's 'r' carries no value (settrace): say the 'x' before it.
+    let at = i - 1;
+    if (x.kinds[at] === C_RETURN && this.returnAt(at) === null) {
+      const start = x.frameEventStart[callee];
+      for (let p = x.frameEventStart[callee + 1] - 2; p >= start && p >= x.frameEventStart[callee + 1] - 4; p--) {
+        if (x.kinds[x.frameEvents[p]] === C_EXC) { at = x.frameEvents[p]; break; }
+      }
+    }
+    return { function: name, index: at };
   }
 
   /** Is the stop at event i a repeat of its line (a comprehension's next item), not an arrival? */
@@ -429,6 +440,16 @@ export class Replay {
     const lookup = x.locals.lookup();
     lookup.moveTo(fi, i);
     return compiled.value(lookup.get);
+  }
+
+  /**
+   * The same over given variables (name -> Value): a caller's as the page shows them, freshened by
+   * what its callees saw since (debugger.js), so a watch reads what Variables reads.
+   * @param {string} source
+   * @param {Map<string, Value>} vars
+   */
+  evaluateOver(source, vars) {
+    return parseCondition(source).value((name) => vars.get(name));
   }
 
   /** Return value (Value) recorded at 'r' event i, or null. @param {number} i @returns {Value|null} */

@@ -55,6 +55,18 @@ def test_a_return_step_says_so(lesson):
     widget.pause_at("normal", 49)
     widget.press("over")   # the same line again, now returning
     expect(widget.status).to_have_text("已暂停 第49行 · split_history 即将返回")
+    # A frame an exception leaves is not said to return: checked_exchange raises at line 32 (mismatch).
+    widget.reset("mismatch")
+    whole = widget.root.get_by_role("checkbox", name="整个文件")
+    whole.check()
+    widget.bp(32).click()
+    widget.press("debug")
+    expect(widget.status).to_have_text("已暂停 第32行", timeout=LONG)
+    widget.press("over")
+    widget.press("over")
+    expect(widget.status).to_have_text("已暂停 第32行 · checked_exchange 因异常退出")
+    expect(widget.status).not_to_contain_text("即将返回")
+    whole.uncheck()
 
 
 def test_a_switched_off_breakpoint_is_kept_and_skipped(lesson, open_page):
@@ -86,6 +98,7 @@ def test_a_log_point_writes_to_output_and_never_pauses(lesson, open_page):
     log = widget.root.get_by_role("textbox", name="第46行的日志消息（有则不暂停，写入输出）")
     log.fill("index={index} groups={len(groups)} first={messages[index]['role']}")
     log.press("Enter")
+    expect(log).to_be_focused()   # the list is redrawn; the box the reader typed in keeps the focus
     expect(widget.root.locator('.line[data-line="46"]')).to_have_class(_has_class("bp-log"))
     widget.press("debug")   # no breakpoint pauses: the first line, as with none
     widget.expect_paused(37)
@@ -136,7 +149,8 @@ def test_watches_follow_the_step_and_the_link(lesson, open_page):
     widget.pause_at("normal", 48)
     box = _watch_box(widget)
     for source in ("len(groups)", "[m['role'] for m in messages][:3]", "groups[0][0]['role'].upper()",
-                   "max(len(g) for g in groups) if groups else 0", "nothing_here"):
+                   "max(len(g) for g in groups) if groups else 0", "nothing_here",
+                   "[messages[2]['content'][0]['content']]", "deepcopy"):
         box.fill(source)
         box.press("Enter")
     values = _watch_values(widget)
@@ -144,7 +158,11 @@ def test_watches_follow_the_step_and_the_link(lesson, open_page):
     assert values["groups[0][0]['role'].upper()"] == "ASSISTANT", values   # a text, drawn quoted (q)
     expect(widget.root.locator(".watch-list li").nth(2).locator(".watch-value q")).to_have_text("ASSISTANT")
     assert values["max(len(g) for g in groups) if groups else 0"] == "2", values
-    assert "NameError" in values["nothing_here"], values
+    # Not a local: a module global is not in the trace, so the page cannot tell (never a made-up NameError).
+    assert values["nothing_here"].startswith("cannot tell: 'nothing_here' is not a local here"), values
+    assert values["deepcopy"].startswith("cannot tell: 'deepcopy' is not a local here"), values
+    # A text the trace cut shows as cut inside what a watch builds: its head, then an ellipsis.
+    assert values["[messages[2]['content'][0]['content']]"].endswith("…]"), values
     assert values["[m['role'] for m in messages][:3]"].startswith("list[3]"), values
     widget.press("back")   # the loop's last look at line 45
     widget.press("back")   # line 47 of the second pass, before its append: one group so far
@@ -153,10 +171,10 @@ def test_watches_follow_the_step_and_the_link(lesson, open_page):
     link = shared_link(lesson.page).removeprefix("#")
     assert parse_qs(link)["watch"][0] == "len(groups)"
     restored = Widget(open_page(link).page, "split_history")
-    expect(restored.root.locator(".watch-list li")).to_have_count(5, timeout=LONG)
+    expect(restored.root.locator(".watch-list li")).to_have_count(7, timeout=LONG)
     expect(restored.root.locator(".watch-list li").first.locator(".watch-value")).to_have_text("1")
     widget.root.get_by_role("button", name="移除监视 nothing_here").click()
-    expect(widget.root.locator(".watch-list li")).to_have_count(4)
+    expect(widget.root.locator(".watch-list li")).to_have_count(6)
 
 
 def test_a_name_in_the_code_shows_its_value_on_hover_and_focus(lesson):

@@ -392,7 +392,8 @@ describe('moves', () => {
     assert.deepEqual(r.stepOver(), { index: 7, reason: 'step' });
     r.seek(4);
     assert.deepEqual(r.stepOut(), { index: 7, reason: 'step' }); // in main, where the exception arrives
-    assert.deepEqual(r.leftBefore(7), { function: 'risky', index: 6 });
+    assert.deepEqual(r.leftBefore(7), { function: 'risky', index: 5 }); // its 'x' (the 'r' after it has no value)
+    assert.deepEqual(r.exceptionAt(5), ZDE);
     r.seek(12);
     assert.deepEqual(walk(r, 'stepOver'), [13, 14, 15, 16, 17]);
     r.toEnd();
@@ -556,9 +557,9 @@ describe('breakpoints', () => {
     r.setBreakpoint(9, { condition: 'missing > 1' });
     // add's line 9 runs at events 5 and 11: each evaluation fails, each is a stop.
     assert.deepEqual(r.continue(), { index: 5, reason: 'breakpoint' });
-    assert.deepEqual(r.conditionError, { line: 9, index: 5, message: "NameError: name 'missing' is not defined" });
+    assert.deepEqual(r.conditionError, { line: 9, index: 5, message: "cannot tell: 'missing' is not a local here, and module globals are not in the trace" });
     assert.deepEqual(r.continue(), { index: 11, reason: 'breakpoint' });
-    assert.deepEqual(r.breakpoints()[0].error, { index: 11, message: "NameError: name 'missing' is not defined" });
+    assert.deepEqual(r.breakpoints()[0].error, { index: 11, message: "cannot tell: 'missing' is not a local here, and module globals are not in the trace" });
     r.start();
     assert.deepEqual(r.continue(), { index: 5, reason: 'breakpoint' }, 'a cached failure stops again');
     assert.equal(r.conditionError.index, 5);
