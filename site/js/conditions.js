@@ -11,7 +11,8 @@
 //     int; set - set); comparisons == != < <= > >= chained like Python (a < b < c), on numbers,
 //     strings and containers of them (list, tuple, set, dict, compared item by item as CPython
 //     does); in / not in; is / is not (None, True, False, types: `type(x) is list`); and / or
-//     (returning an operand); `a if c else b`; `lambda x: ...` (as a key= argument);
+//     (returning an operand); `a if c else b`; `lambda x: ...` (as a key= argument); `a is b` on
+//     the program's containers and objects, by their object numbers (one number, one object);
 //   - displays: (a, b), a, b at the top level, [a, b], {a, b}, {k: v}; comprehensions [.. for ..
 //     in .. if ..], {..}, {k: v ..} and a generator expression (as an argument: sum(x for x in xs)),
 //     several `for` clauses and `for k, v in ...` targets;

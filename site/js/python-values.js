@@ -387,6 +387,9 @@ export function unordered(x) {
 /** Python ==; throws when the preview cannot decide. */
 export function pyEq(a, b) {
   if (typeof a === typeof b && (typeof a === 'number' || typeof a === 'string')) return a === b; // the common cases first
+  // One builtin container compared with itself: CPython's item-wise identity makes it equal (even with a NaN in it).
+  const na = objectNumber(a);
+  if (na !== null && na === objectNumber(b) && SELF_EQUAL.has(a.p.t)) return true;
   // A bigint and a number compare exactly with == (2**53 + 1 != 2.0**53, as in Python).
   if (isNum(a) && isNum(b)) return exact(a) == exact(b); // == (not ===): a bigint and a number compare by value
   if (isCutStr(a) || isCutStr(b)) {
@@ -595,9 +598,19 @@ function subset(cx, cy) {
 }
 
 /** `is`: None, True and False are single objects, and so is a type. */
+/** The program object's number in the trace, or null (a value without one, or made by the expression). */
+export const objectNumber = (x) => (x instanceof Box && typeof x.p.id === 'number' ? x.p.id : null);
+/** Types whose `x == x` CPython answers True whatever they hold (no __eq__ of the program's runs). */
+const SELF_EQUAL = new Set(['list', 'dict', 'set', 'frozenset', 'tuple', 'deque']);
+
 export function pyIs(a, b) {
   const special = (x) => x === null || typeof x === 'boolean';
   if (special(a) || special(b)) return a === b;
+  // The recorder numbers the program's containers and objects (docs/trace-format.md "Object numbers"):
+  // one number, one object. Such an object is never a number, a text or a value the expression made.
+  const na = objectNumber(a), nb = objectNumber(b);
+  if (na !== null && nb !== null) return na === nb;
+  if ((na !== null && !(b instanceof Box)) || (nb !== null && !(a instanceof Box))) return false;
   if (a instanceof PyType && b instanceof PyType) return a.name === b.name;
   if (a instanceof PyType || b instanceof PyType) return false;
   if (a instanceof PyFunc && b instanceof PyFunc) return a === b;

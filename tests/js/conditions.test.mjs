@@ -321,3 +321,19 @@ test('a mutating method is refused when parsed; runtime failures read like CPyth
   // Lazy: any() stops at the first true item, as CPython's does, so a later failing item never runs.
   assert.equal(parseCondition('any(x == 3 or 1 / 0 for x in xs)').test(get), true);
 });
+
+test('object numbers answer `is`, and a builtin container equals itself', () => {
+  const node = (id, k) => ({ t: 'Node', r: '<Node>', id, fields: [['key', { t: 'int', r: String(k) }]], more: 0 });
+  const list = (id) => ({ t: 'list', r: '[nan]', len: 1, id, items: [{ t: 'float', r: 'nan' }], more: 0 });
+  const vars = new Map([['a', node(3, 1)], ['b', node(3, 1)], ['c', node(4, 1)], ['xs', list(7)], ['ys', list(7)], ['zs', list(8)]]);
+  const get = (name) => vars.get(name);
+  const v = (src) => parseCondition(src).value(get);
+  assert.equal(v('a is b'), true);
+  assert.equal(v('a is c'), false);
+  assert.equal(v('a is not c'), true);
+  assert.equal(v('xs is ys and xs is not zs'), true);
+  assert.equal(v('xs is [1]'), false);          // a list the expression made is never the program's
+  assert.equal(v('xs == ys'), true);            // one list: equal to itself, NaN and all
+  assert.throws(() => v('a == b'), EvaluationError);   // an object's own __eq__ is not in the trace
+  assert.throws(() => v('xs == zs'), EvaluationError); // two lists holding a NaN: which NaN is unknown
+});
