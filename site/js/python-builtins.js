@@ -78,10 +78,16 @@ function anyOrder(x) {
   return { items: iterate(x, 'any'), unorderedSource: unordered(x) };
 }
 
-/** Do these keys order the same in every arrangement: all numbers (no NaN) or all texts, none equal? */
+/** Do these keys have a total order (all numbers without a NaN, or all texts)? Then any stable sort
+ * gives CPython's result, equal items keeping their order in both. */
+function totalOrder(keys) {
+  return keys.every((k) => isNum(k) && exact(k) === exact(k)) || keys.every((k) => typeof k === 'string');
+}
+
+/** Do these keys order the same in every arrangement (a set's items, whose order is unknown): a total
+ * order with no two equal? */
 function surelyOrdered(keys) {
-  const numbers = keys.every((k) => isNum(k) && exact(k) === exact(k));
-  if (!numbers && !keys.every((k) => typeof k === 'string')) return false;
+  if (!totalOrder(keys)) return false;
   for (let i = 0; i < keys.length; i++) {
     for (let j = i + 1; j < keys.length; j++) {
       tick();
@@ -284,7 +290,7 @@ function listSort(items, keys, reverse) {
       }
     }
   } else {
-    if (!surelyOrdered(keys) && !keys.every((k) => contents(k) !== null || typeof k === 'string')) {
+    if (!totalOrder(keys) && !keys.every((k) => contents(k) !== null || typeof k === 'string')) {
       throw new EvaluationError('cannot tell how 64 or more items without a consistent order would sort');
     }
     idx.sort((i, j) => (lt(i, j) ? -1 : lt(j, i) ? 1 : 0));
