@@ -55,6 +55,17 @@ function recordedTrace(path) {
   return text;
 }
 
+/** A one-line text box of the Breakpoints list, telling `onChange` its text when committed. */
+function textBox(value, placeholder, label, onChange) {
+  const box = /** @type {HTMLInputElement} */ (el("input"));
+  box.type = "text";
+  box.value = value ?? "";
+  box.placeholder = placeholder;
+  box.setAttribute("aria-label", label);
+  box.addEventListener("change", () => onChange(box.value));
+  return box;
+}
+
 export class Debugger extends EventTarget {
   /** @type {{replay: any, cells: Map<number, [number, number]>}|undefined} the memory picture's last cells */
   #memoryCells;
@@ -986,60 +997,56 @@ export class Debugger extends EventTarget {
     list.replaceChildren();
     this.#el(".breakpoints .empty").hidden = this.breakpoints.size > 0;
     for (const line of [...this.breakpoints.keys()].sort((a, b) => a - b)) {
-      const bp = this.breakpoints.get(line);
-      const item = el("li");
-      item.dataset.line = String(line);
-      const owner = this.#functionAt(line);   // whose line: "checked_exchange · 第30行"
-      const where = (owner ? `${owner} · ` : "") + this.t("line", { line });
-      // Switched off and on without losing its condition, hit count or message (VS Code's checkbox).
-      const enabled = el("input");
-      enabled.type = "checkbox";
-      enabled.checked = bp.enabled !== false;
-      enabled.setAttribute("aria-label", this.t("breakpoint_enabled", { where }));
-      enabled.addEventListener("change", () => this.setBreakpoint(line, { ...bp, enabled: enabled.checked }));
-      const label = el("span", "bp-line", where);
-      const condition = el("input");
-      condition.type = "text";
-      condition.value = bp.condition ?? "";
-      condition.placeholder = this.t("condition_placeholder", { example: this.fn.conditionExample ?? "n > 0" });
-      condition.setAttribute("aria-label", this.t("condition", { line }));
-      condition.addEventListener("change", () => this.setBreakpoint(line, { ...bp, condition: condition.value.trim() }));
-      const hits = el("input");
-      hits.type = "number";
-      hits.min = "1";
-      hits.value = bp.hitCount ?? "";
-      hits.placeholder = this.t("hits_placeholder");
-      hits.setAttribute("aria-label", this.t("hit_count", { line }));
-      hits.addEventListener("change", () => {
-        const value = hits.value.trim();
-        const count = Number(value);
-        if (value && !(Number.isInteger(count) && count >= 1)) {
-          // Refused, and said: a hit count is a whole number from 1 (empty: every hit).
-          this.breakpoints.set(line, { ...bp, hitError: this.t("hit_count_invalid", { value }) });
-          this.#renderBreakpoints();
-          return;
-        }
-        this.setBreakpoint(line, { ...bp, hitCount: value ? count : null });
-      });
-      const log = el("input");
-      log.type = "text";
-      log.className = "bp-log-message";
-      log.value = bp.log ?? "";
-      log.placeholder = this.t("log_placeholder");
-      log.setAttribute("aria-label", this.t("log_message", { line }));
-      log.addEventListener("change", () => this.setBreakpoint(line, { ...bp, log: log.value }));
-      const remove = el("button", "bp-remove", "×");
-      remove.type = "button";
-      remove.setAttribute("aria-label", this.t("remove_breakpoint", { line }));
-      remove.addEventListener("click", () => this.toggleBreakpoint(line));
-      item.classList.toggle("bp-off", bp.enabled === false);
-      for (const [part, control] of Object.entries({ enabled, condition, hits, log, remove })) control.dataset.part = part;
-      item.append(enabled, label, condition, hits, log, remove);
-      if (bp.error) item.append(el("p", "bp-error", this.t("condition_error", bp.error)));
-      if (bp.hitError) item.append(el("p", "bp-error", bp.hitError));
-      list.append(item);
+      list.append(this.#breakpointItem(line, this.breakpoints.get(line)));
     }
     if (refocus) /** @type {HTMLElement|null} */ (list.querySelector(refocus))?.focus();
+  }
+
+  /** One row of the Breakpoints list: on/off, whose line, condition, hit count, log message, remove. */
+  #breakpointItem(line, bp) {
+    const item = el("li");
+    item.dataset.line = String(line);
+    const owner = this.#functionAt(line);   // whose line: "checked_exchange · 第30行"
+    const where = (owner ? `${owner} · ` : "") + this.t("line", { line });
+    // Switched off and on without losing its condition, hit count or message (VS Code's checkbox).
+    const enabled = el("input");
+    enabled.type = "checkbox";
+    enabled.checked = bp.enabled !== false;
+    enabled.setAttribute("aria-label", this.t("breakpoint_enabled", { where }));
+    enabled.addEventListener("change", () => this.setBreakpoint(line, { ...bp, enabled: enabled.checked }));
+    const label = el("span", "bp-line", where);
+    const condition = textBox(bp.condition, this.t("condition_placeholder", { example: this.fn.conditionExample ?? "n > 0" }),
+      this.t("condition", { line }), (value) => this.setBreakpoint(line, { ...bp, condition: value.trim() }));
+    const hits = el("input");
+    hits.type = "number";
+    hits.min = "1";
+    hits.value = bp.hitCount ?? "";
+    hits.placeholder = this.t("hits_placeholder");
+    hits.setAttribute("aria-label", this.t("hit_count", { line }));
+    hits.addEventListener("change", () => {
+      const value = hits.value.trim();
+      const count = Number(value);
+      if (value && !(Number.isInteger(count) && count >= 1)) {
+        // Refused, and said: a hit count is a whole number from 1 (empty: every hit).
+        this.breakpoints.set(line, { ...bp, hitError: this.t("hit_count_invalid", { value }) });
+        this.#renderBreakpoints();
+        return;
+      }
+      this.setBreakpoint(line, { ...bp, hitCount: value ? count : null });
+    });
+    const log = textBox(bp.log, this.t("log_placeholder"), this.t("log_message", { line }),
+      (value) => this.setBreakpoint(line, { ...bp, log: value }));
+    log.classList.add("bp-log-message");
+    const remove = el("button", "bp-remove", "×");
+    remove.type = "button";
+    remove.setAttribute("aria-label", this.t("remove_breakpoint", { line }));
+    remove.addEventListener("click", () => this.toggleBreakpoint(line));
+    item.classList.toggle("bp-off", bp.enabled === false);
+    for (const [part, control] of Object.entries({ enabled, condition, hits, log, remove })) control.dataset.part = part;
+    item.append(enabled, label, condition, hits, log, remove);
+    if (bp.error) item.append(el("p", "bp-error", this.t("condition_error", bp.error)));
+    if (bp.hitError) item.append(el("p", "bp-error", bp.hitError));
+    return item;
   }
 
   #relabel() {
