@@ -920,3 +920,66 @@ def test_a_loop_around_a_named_handler_shows_every_step_as_it_is(tmp_path, monke
         shown = [index for index in range(len(doc["events"]["kind"]))
                  if "error" in next(iter(locals_at(doc, index).values()), {})]
         assert len(shown) >= 3, "the handler's `error` is shown while it is bound"
+
+
+HELPED = '''\
+def work(xs, fn):
+    total = 0
+    for x in xs:
+        total += fn(x)
+    return total
+'''
+
+
+@pytest.mark.parametrize("backend", ["settrace", "monitoring"] if monitor.available() else ["settrace"])
+def test_a_setup_helper_called_by_the_shown_code_is_noted_at_its_step(tmp_path, backend):
+    """The case's helpers are not recorded, but the step that called one says so (issue 31): only a call
+    straight from a shown frame, not the helper's own calls, not the setup's or the entry's."""
+    name = "helped_" + uuid.uuid4().hex[:8]
+    (tmp_path / f"{name}.py").write_text(HELPED, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        setup = (f"from {name} import *\n"
+                 "def inner(v):\n    return v\n"
+                 "def double(v):\n    return inner(v) * 2\n"
+                 "double(0)\n")
+        doc = json.loads(run_case(f"{name}.py", name, setup, "work([1, 2, 3], double)\n", backend=backend))
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop(name, None)
+    table = events(doc)
+    assert [name for _, name in doc["helpers"]] == ["double"] * 3
+    assert all(table[at][:2] == ("l", 4) for at, _ in doc["helpers"])
+    assert len({at for at, _ in doc["helpers"]}) == 3
+
+
+CLOSED = '''\
+def counter():
+    count = 0
+    label = "n"
+
+    def bump():
+        nonlocal count
+        count += 1
+        return label + str(count)
+    bump()
+    return bump()
+'''
+
+
+@pytest.mark.parametrize("backend", ["settrace", "monitoring"] if monitor.available() else ["settrace"])
+def test_a_frames_closure_cells_are_named(tmp_path, backend):
+    """Which locals are a closure's cells (a Closure scope on the page): the inner frames' free variables,
+    nothing for the outer frame, whose cells are its own locals."""
+    name = "closed_" + uuid.uuid4().hex[:8]
+    (tmp_path / f"{name}.py").write_text(CLOSED, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        doc = json.loads(run_case(f"{name}.py", name, f"from {name} import *\n", "counter()\n", backend=backend))
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop(name, None)
+    functions = {frame["id"]: frame["function"] for frame in doc["frames"]}
+    assert [(functions[fid], names) for fid, names in doc["closures"]] == [("bump", ["count", "label"])] * 2
+    last_bump = doc["closures"][-1][0]
+    assert set(locals_at(doc, len(doc["events"]["kind"]) - 1)[last_bump]) == {"count", "label"}

@@ -163,7 +163,7 @@ def document_pieces(recorder: Recorder, document: dict) -> Iterator[str]:
         frames.extend(chunk.frames[:whole])
     head = serialize({**document, "frames": frame_rows(recorder),
                       "events": {"kind": "".join(kinds), "line": lines, "frame": frames}, "gap": gap(table),
-                      **attached(table, kept)})
+                      **attached(table, kept), "closures": closures(recorder)})
     del kinds, lines, frames
     yield head[:-1]
     del head
@@ -256,6 +256,12 @@ def frame_rows(recorder: Recorder) -> list[dict]:
             for fid, (name, parent, line) in sorted(recorder.frames.items())]
 
 
+def closures(recorder: Recorder) -> list:
+    """`[frame id, [name, ...]]` for each frame whose function has free variables: which of its locals are
+    its closure's cells (the page shows them apart, as a debugger's Closure scope)."""
+    return [[fid, list(names)] for fid, names in sorted(recorder.closures.items())]
+
+
 def gap(table: EventTable) -> dict | None:
     if table.gap_after is None:
         return None
@@ -263,11 +269,13 @@ def gap(table: EventTable) -> dict | None:
 
 
 def attached(table: EventTable, kept: int) -> dict:
-    """Exceptions and output at kept events (small lists in both forms of the trace)."""
+    """Exceptions, setup helpers called and output at kept events (small lists in both forms of the
+    trace)."""
     index = table.index
-    exceptions, stdout = [], []
+    exceptions, helpers, stdout = [], [], []
     for chunk in table.chunks():
         exceptions.extend([index(i), value] for i, value in chunk.exceptions)
+        helpers.extend([index(i), name] for i, name in chunk.helpers)
         for i, text, stream in chunk.stdout:
             at = index(i) if i >= 0 else -1
             if stdout and stdout[-1][0] == at and len(stdout[-1]) == (2 if stream == "out" else 3):
@@ -275,4 +283,5 @@ def attached(table: EventTable, kept: int) -> dict:
             else:
                 stdout.append([at, text] if stream == "out" else [at, text, stream])
     return {"exceptions": [x for x in exceptions if x[0] < kept],
+            "helpers": [h for h in helpers if h[0] < kept],
             "stdout": [[min(o[0], kept - 1), *o[1:]] for o in stdout]}

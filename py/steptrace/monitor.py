@@ -33,7 +33,7 @@ from builtins import (
     type,
 )
 
-from .recorder import TOOL_NAME, LimitReached, Recorder
+from .recorder import SETUP_FILE, TOOL_NAME, LimitReached, Recorder
 
 
 def line_map(code: types.CodeType) -> dict[int, int | None]:
@@ -99,6 +99,7 @@ class MonitoringBackend:
         live = recorder.live
         enter, line, leave, fault, guarded = recorder.enter, recorder.line, recorder.leave, recorder.fault, \
             recorder.guarded
+        helper_called = recorder.helper_called
         getframe = sys._getframe
         disable = monitoring.DISABLE
         set_local = monitoring.set_local_events
@@ -126,6 +127,8 @@ class MonitoringBackend:
         def on_start(code, offset):
             if code.co_filename != filename:
                 recorder.calm_next = False
+                if code.co_filename == SETUP_FILE and id(getframe(2)) in live:
+                    guarded("call", helper_called, getframe(1))
                 return None
             guarded("call", start, code, getframe(1))
             return None
@@ -186,6 +189,8 @@ class MonitoringBackend:
                 guarded("call", enter, getframe(1), False)
             else:
                 recorder.calm_next = False
+                if code.co_filename == SETUP_FILE and id(getframe(2)) in live:
+                    guarded("call", helper_called, getframe(1))
 
         def on_stop_iteration(code, offset, value):
             """The StopIteration a `yield from`/`for` gets from a finished generator: settrace
@@ -196,6 +201,8 @@ class MonitoringBackend:
         def on_resume(code, offset):
             if id(code) not in codes:           # other code, or the shown file's started before the run
                 recorder.calm_next = False
+                if code.co_filename == SETUP_FILE and id(getframe(2)) in live:  # as settrace's "call"
+                    guarded("call", helper_called, getframe(1))
                 return
             guarded("call", enter, getframe(1), False)
 

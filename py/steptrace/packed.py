@@ -32,7 +32,7 @@ from builtins import (
 )
 from itertools import compress
 
-from .document import attached, gap, looked_up, serialize, whole_events
+from .document import attached, closures, gap, looked_up, serialize, whole_events
 from .recorder import Recorder
 from .table import full_flags
 
@@ -131,6 +131,7 @@ def pack(recorder: Recorder, document: dict) -> dict:
     rows = sorted(recorder.frames.items())
     functions: dict[str, int] = {}
     header = {**document, "packed": PACKED_FORM, "gap": gap(table), "names": list(names), **attached(table, kept),
+              "closures": closures(recorder),
               "deleted": deleted, "functions": None}
     columns = {
         "kind": bytes(kind), "line": line.tobytes(), "frame": frame.tobytes(),

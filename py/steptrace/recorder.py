@@ -145,6 +145,7 @@ class Recorder:
         self.values.weight_cap = self.table.chunk_weight
         self.values.on_heavy = self._close_chunk_soon
         self.frames: dict[int, list] = {}          # id -> [function, parent id | None, def line]
+        self.closures: dict[int, tuple] = {}        # id -> the frame's free variables (its closure's cells)
         self.live: dict[int, FrameState] = {}       # id(frame) -> state; no frame is referenced
         self.stack: list[FrameState] = []           # open frames, innermost last
         self.count = 0                              # events that ran (kept or dropped)
@@ -311,6 +312,8 @@ class Recorder:
             index = self._event(CALL, line, state.id, checked=False)
             self.calls += 1
             self.frames[state.id] = [code.co_name, parent_id, code.co_firstlineno]
+            if code.co_freevars:
+                self.closures[state.id] = code.co_freevars
             live[id(frame)] = state
         else:
             index = self._event(CALL, line, state.id, checked=False)
@@ -469,6 +472,14 @@ class Recorder:
                 self.outcome = (state.id, "raised", self.last_exception)
             else:
                 self.outcome = (state.id, "returned", preview)
+
+    def helper_called(self, frame: FrameType) -> None:
+        """A function of the setup (`<setup>`) starts or resumes, called straight from a recorded frame. It is not
+        recorded (the case's own helpers are not the lesson), but the step that called it says so: it is
+        noted at the caller's latest event, which is always in the current chunk. The backends call it
+        only when the caller is a recorded frame: the setup's own recursion stays as deep as untraced."""
+        if self.count:
+            self.table.current.helpers.append((self.count - 1, frame.f_code.co_name))
 
     def raised(self, state: FrameState, frame: FrameType, error: BaseException) -> None:
         line = frame.f_lineno or state.line
@@ -827,6 +838,7 @@ _getsignal, _SIG_DFL, _SIG_IGN = _signal.getsignal, _signal.SIG_DFL, _signal.SIG
 _SIGNALS = () if sys.platform == "emscripten" else tuple(
     getattr(signal, name) for name in ("SIGALRM", "SIGVTALRM", "SIGPROF", "SIGUSR1", "SIGUSR2", "SIGCHLD")
     if hasattr(signal, name))
+SETUP_FILE = "<setup>"      # the file name the case's setup code is compiled under (runner)
 TOOL_NAME = "stepwise"                          # the monitoring backend's tool
 
 

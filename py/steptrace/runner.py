@@ -49,7 +49,7 @@ from .document import document_text, write_document
 from .exceptions import describe_exception, exception_text
 from .isolation import CleanRun
 from .limits import DEFAULT_EVENTS, DIRECT_SECONDS
-from .recorder import LimitReached, Recorder
+from .recorder import SETUP_FILE, LimitReached, Recorder
 from .refused import refused
 from .settrace import SettraceBackend
 from .table import MIN_EVENTS
@@ -177,7 +177,7 @@ def record_case(source: str, module: str, setup: str, entry: str, *, function: s
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
     try:
-        setup_code = compile(setup, "<setup>", "exec")
+        setup_code = compile(setup, SETUP_FILE, "exec")
         entry_code = compile(entry, "<entry>", "exec")
     except SyntaxError as error:   # nothing runs: the reader's (or author's) code is said wrong at its line
         return Recording(*_not_run(error, source, function, case))

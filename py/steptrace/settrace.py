@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from builtins import Exception, RecursionError  # captured at import: a lesson may rebind the builtins
 
-from .recorder import FrameState, LimitReached, Recorder
+from .recorder import SETUP_FILE, FrameState, LimitReached, Recorder
 
 # Before 3.13 CPython copies a frame's variables into `frame.f_locals` before each trace call and copies
 # them back after it, cells included. A finalizer that runs in between (a value dropped by that copy, a
@@ -74,6 +74,8 @@ class SettraceBackend:
             object: the next look is no calm step (`bytecode_effects`)."""
             if frame.f_code.co_filename != filename:
                 recorder.calm_next = False
+                if frame.f_code.co_filename == SETUP_FILE and id(frame.f_back) in recorder.live:
+                    guarded("call", recorder.helper_called, frame)
                 return None
             try:
                 state = guarded("call", enter, frame)

@@ -43,8 +43,8 @@ class Chunk:
     what appending it to a list does (the conversion), and a step appends up to ten."""
 
     __slots__ = ("start", "kinds", "lines", "frames", "delta_event", "full_rows", "delta_sets", "set_names",
-                 "set_refs", "deleted", "return_event", "return_ref", "exceptions", "stdout", "ended", "values",
-                 "value_base", "sealed", "weight")
+                 "set_refs", "deleted", "return_event", "return_ref", "exceptions", "helpers", "stdout", "ended",
+                 "values", "value_base", "sealed", "weight")
 
     def __init__(self, start: int) -> None:
         self.start = start                  # run-wide index of the chunk's first event
@@ -63,6 +63,7 @@ class Chunk:
         self.return_event: list | array = []
         self.return_ref: list | array = []  # run-wide value index of each return's value
         self.exceptions: list[tuple] = []   # (event, {"type", "message"})
+        self.helpers: list[tuple] = []      # (event, function name) of setup helpers a shown frame called
         self.stdout: list[tuple] = []       # (event, text, stream)
         self.ended: list[int] = []          # frames whose last event is in this chunk
         self.values: list = []              # previews, and numbers kept raw

@@ -71,6 +71,8 @@ class ValuePool:
         self._long_text: dict | None = None     # the last preview of a str longer than STR_CAP (`_text`)
         self._by_text: dict[str, list] = {}     # short repr -> indexes of structured previews with it
         self._kept: list[dict] = []             # previews folded into an equal one (their ids stay valid)
+        self._full: dict[int, dict] = {}        # position in `items` -> the whole preview a `like` entry stands for
+        self._likes_by_text: dict[str, list] = {}   # short repr -> the latest `like` entries with it
         # Nodes of the previews added since `use` (what the current chunk writes out); past
         # `weight_cap`, `on_heavy` is called once so the recorder closes the chunk (limits.PREVIEW_NODES).
         self.weight = 0
@@ -79,6 +81,7 @@ class ValuePool:
 
     def use(self, items: list[dict], base: int = 0) -> None:
         self.items, self.base, self._index, self._by_text, self._kept = items, base, {}, {}, []
+        self._full, self._likes_by_text = {}, {}
         self.weight = 0
 
     def weigh(self, nodes: int) -> None:
@@ -103,12 +106,14 @@ class ValuePool:
             # address was reused, so that the same program always writes the same table.
             same_text = self._by_text.get(preview["r"])
             if same_text is not None:
-                items = self.items
+                items, full = self.items, self._full
                 # A deep compare in C, only when the short repr matches, and only with the latest few:
                 # an object mutated on every step behind an unchanging repr (a class's default one)
-                # would make each intern compare with all before it, quadratic in a chunk's events.
-                for ref in reversed(same_text):
-                    if items[ref] == preview:
+                # would make each intern compare with all before it, quadratic in a chunk's events. An
+                # entry written as a `like` is compared as the whole preview it stands for: else whether
+                # an equal value is found would depend on which dict the cache handed back.
+                for ref in (*reversed(same_text), *reversed(self._likes_by_text.get(preview["r"], ()))):
+                    if full.get(ref, items[ref]) == preview:
                         self._index[id(preview)] = ref
                         self._kept.append(preview)
                         return ref + self.base
@@ -116,6 +121,8 @@ class ValuePool:
                 if like is not None:
                     self._kept.append(preview)
                     ref = self._index[id(preview)] = len(items)
+                    full[ref] = preview
+                    self._like_entry(preview["r"], ref)
                     items.append(like)
                     self.weigh(1)
                     return ref + self.base
@@ -203,9 +210,19 @@ class ValuePool:
         self._cache.put(key, snap, grown)
         ref = self._index[id(grown)] = len(items)
         self._kept.append(grown)
+        self._full[ref] = grown
+        self._like_entry(grown["r"], ref)
         items.append({"t": grown["t"], "len": size, "more": size - count, "like": ref - newest})
         self.weigh(1)
         return grown, snap, ref + self.base
+
+    def _like_entry(self, text: str, ref: int) -> None:
+        """Remember the latest few `like` entries with the short repr `text`: an equal preview met again
+        (through a cache miss, when a freed address was reused) is found by content among them too."""
+        likes = self._likes_by_text.setdefault(text, [])
+        if len(likes) >= SAME_TEXT_KEPT:
+            del likes[0]
+        likes.append(ref)
 
     def _text(self, value: str) -> dict:
         """Preview of an exact str: equal short texts share one; a long one that starts with the last long
