@@ -545,8 +545,8 @@ export class Debugger extends EventTarget {
 
   /**
    * What kind of stop the cursor is on, for the status: a return or an exception leaving the line, or
-   * the line going round again (a comprehension's next item); null for a line arrived at. Two stops
-   * on one line never read the same.
+   * the line going round again (a comprehension's next item), a line that calls the setup's helpers;
+   * null for a line arrived at. Two stops on one line never read the same.
    * @returns {{key: string, values: object}|null}
    */
   #stopDetail(position) {
@@ -554,7 +554,10 @@ export class Debugger extends EventTarget {
     // An 'r' with no value is the frame unwinding: an exception leaves it (docs/trace-format.md).
     if (position.kind === "r") return { key: this.replay.returnAt(position.index) ? "status_returns" : "status_unwinds", values: { fn } };
     if (position.kind === "x") return { key: "status_raises", values: {} };
-    return this.replay.isRepeat(position.index) ? { key: "status_again", values: {} } : null;
+    if (this.replay.isRepeat(position.index)) return { key: "status_again", values: {} };
+    // The case's own helpers are not recorded (Step into cannot enter them): the step says it calls them.
+    const helpers = this.replay.helpersAt(position.index);
+    return helpers.length ? { key: "status_calls_helpers", values: { fns: helpers.join(", ") } } : null;
   }
 
   #setState(state, line, detail = null) {
@@ -761,12 +764,15 @@ export class Debugger extends EventTarget {
     const returned = event == null ? null : this.replay.returnAt(event);
     // One scale for the pictures drawn together: widths compare across them.
     const widest = Math.max(0, ...[...vars.values(), returned].filter(pictured).map(historyBytes));
+    // A closure's cells (its free variables) are listed apart, after the locals, as VS Code's Closure scope.
+    const cells = new Set(own.frame ? this.replay.closureNames(own.frame.id) : []);
+    const closure = el("dl", "vars closure");
     for (const [name, value] of vars) {
       const term = el("dt", changed.has(name) && !position.finished ? "changed" : "", name);
       if (term.className) term.append(el("span", "visually-hidden", ` (${this.t("changed")})`));
       const detail = el("dd");
       detail.append(renderValue(value, this.t, this.opened, `${scope}:${name}`));
-      table.append(term, detail);
+      (cells.has(name) ? closure : table).append(term, detail);
       if (pictured(value)) history.append(renderHistory(name, value, budgeted(name) ? budget : null, this.t, markers, widest));
     }
     if (event != null) {
@@ -781,8 +787,12 @@ export class Debugger extends EventTarget {
       }
       this.#renderLeft(table, event, scope);
     }
-    if (!table.childElementCount) body.append(el("p", "empty", this.t("no_locals")));
-    else body.append(table);
+    if (!table.childElementCount && !closure.childElementCount) body.append(el("p", "empty", this.t("no_locals")));
+    else if (table.childElementCount) body.append(table);
+    if (closure.childElementCount) {
+      closure.setAttribute("aria-label", this.t("scope_closure"));
+      body.append(el("h4", "scope-heading", this.t("scope_closure")), closure);
+    }
     history.hidden = !history.childElementCount;
   }
 

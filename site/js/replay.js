@@ -467,6 +467,16 @@ export class Replay {
     return this.traceIndex.exceptionAt(i);
   }
 
+  /** Which of frame `frameId`'s locals are its closure's cells (free variables). */
+  closureNames(frameId) {
+    return this.traceIndex.closureNames(frameId);
+  }
+
+  /** The setup's helpers (not recorded) that the line at event `i` called. */
+  helpersAt(i) {
+    return this.traceIndex.helpersAt(i);
+  }
+
   /**
    * The dropped middle of a runaway run, or null. Events 0..after are the head window,
    * after+1..eventCount-1 the tail; `dropped` events ran in between.

@@ -28,6 +28,8 @@ const KIND_CHARS = new Set([99, 108, 114, 120]); // c l r x
  *   values: ValueTable,
  *   returns: {event: Int32Array, value: Int32Array},
  *   exceptions: [number, any][],
+ *   helpers: [number, string][],
+ *   closures: [number, string[]][],
  *   stdout: any[],
  *   gap: {after: number, dropped: number}|null,
  * }} TraceColumns
@@ -305,10 +307,12 @@ export function fromPacked(packed) {
     values: new ValueTable(kinds, numbers, { text: packed.previews, starts, ends }),
     returns: { event: ints("return_event"), value: ints("return_value") },
     exceptions: header.exceptions ?? [],
+    helpers: header.helpers ?? [],
+    closures: header.closures ?? [],
     stdout: header.stdout ?? [],
     gap: header.gap ?? null,
   };
-  for (const key of ["names", "functions", "deleted", "exceptions", "stdout"]) {
+  for (const key of ["names", "functions", "deleted", "exceptions", "helpers", "closures", "stdout"]) {
     if (!Array.isArray(columns[key])) fail(`"${key}" must be a list`);
   }
   return columns;
@@ -345,6 +349,8 @@ export function fromDocument(trace) {
     values: new ValueTable(kinds, new Float64Array(previews.length), { list: previews }),
     returns,
     exceptions: trace.exceptions ?? [],
+    helpers: trace.helpers ?? [],
+    closures: trace.closures ?? [],
     stdout: trace.stdout ?? [],
     gap: trace.gap ?? null,
   };

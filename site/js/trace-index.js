@@ -48,7 +48,7 @@ const FIELDS = [
   'header', 'frameCount', 'frameId', 'frameLine', 'frameFn', 'functions', '_idTable', 'parent', 'depth',
   'eventCount', 'kinds', 'lines', 'frameOf', 'frameEventStart', 'frameEvents', 'lineEventStart', 'lineEvents', 'repeats',
   'maxLine', 'stops', 'stopCount', 'leaveStart', 'leaves', '_depthTree', '_treeSize', 'gap',
-  'returnEvent', 'returnValue', 'exceptions', 'outEvent', 'outCum', 'outText',
+  'returnEvent', 'returnValue', 'exceptions', 'helpers', 'closures', 'outEvent', 'outCum', 'outText',
 ];
 
 const EMPTY_TRACE = Object.freeze({
@@ -295,6 +295,20 @@ export class TraceIndex {
       if (!Array.isArray(e) || !isInt(e[0]) || e[0] < 0 || e[0] >= n) fail(`exceptions[${j}] must be [event, value] with a valid event`);
     }
     this.exceptions = new Map(exceptions.map((e) => [e[0], e[1]]));
+    /** @type {Map<number, string[]>} the setup's functions each event's line called (not recorded) */
+    this.helpers = new Map();
+    (columns.helpers ?? []).forEach((h, j) => {
+      if (!Array.isArray(h) || !isInt(h[0]) || h[0] < 0 || h[0] >= n || typeof h[1] !== 'string') fail(`helpers[${j}] must be [event, name] with a valid event`);
+      const names = this.helpers.get(h[0]) ?? [];
+      if (!names.includes(h[1])) names.push(h[1]);
+      this.helpers.set(h[0], names);
+    });
+    /** @type {Map<number, string[]>} frame id -> its closure's cells (free variables) */
+    this.closures = new Map();
+    (columns.closures ?? []).forEach((c, j) => {
+      if (!Array.isArray(c) || !isInt(c[0]) || !Array.isArray(c[1]) || !c[1].every((name) => typeof name === 'string')) fail(`closures[${j}] must be [frame id, [name, ...]]`);
+      this.closures.set(c[0], c[1]);
+    });
   }
 
   _buildOutput(out) {
@@ -468,6 +482,16 @@ export class TraceIndex {
 
   exceptionAt(i) {
     return this.exceptions.get(i) ?? null;
+  }
+
+  /** The names of frame `frameId`'s locals that are its closure's cells (`[]`: none). */
+  closureNames(frameId) {
+    return this.closures.get(frameId) ?? [];
+  }
+
+  /** The setup's functions that event `i`'s line called, in call order, each once (`[]`: none). */
+  helpersAt(i) {
+    return this.helpers.get(i) ?? [];
   }
 
   gapInfo() {

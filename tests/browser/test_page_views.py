@@ -182,7 +182,7 @@ def test_history_picture_labels_follow_the_language(lesson):
 def test_the_budget_line_is_drawn_only_where_the_budget_applies(lesson):
     """prepare_context's budget governs messages and candidate ([history] budgeted), not `prefix`."""
     widget = Widget(lesson.page, "prepare_context")
-    _pause(widget, "summary", 107)   # summary = summarize(deepcopy(prefix))
+    _pause(widget, "summary", 108)   # after summary = summarize(deepcopy(prefix))
     pictures = widget.root.locator(".history figure.history-picture")
     prefix = pictures.filter(has=lesson.page.locator("figcaption", has_text="prefix:"))
     messages = pictures.filter(has=lesson.page.locator("figcaption", has_text="messages:"))

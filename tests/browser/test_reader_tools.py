@@ -50,6 +50,42 @@ def test_a_comprehension_line_is_one_step_and_one_hit(lesson):
     widget.root.get_by_role("checkbox", name="整个文件").uncheck()
 
 
+def test_a_step_says_it_calls_the_setups_helpers(lesson):
+    """prepare_context's summarize, and archive in archive_error, come from the case's setup, which is
+    not recorded: the step on the line that calls one says so (issue 31, item 4). The shown file's own
+    archive (the other cases) is stepped into as before."""
+    widget = Widget(lesson.page, "prepare_context")
+    widget.pause_at("summary", 93)   # the shown file's archive_writer closure: recorded, so nothing said
+    for case, line, helper in (("archive_error", 93, "archive"), ("summary", 107, "summarize")):
+        widget.reset(case)
+        widget.bp(line).click()
+        widget.press("debug")
+        expect(widget.status).to_have_text(f"已暂停 第{line}行 · 本行调用场景准备的 {helper}（不逐行记录）",
+                                           timeout=LONG)
+    widget.press("over")
+    expect(widget.status).not_to_have_text(re.compile("场景准备"))
+    widget.press("back")
+    expect(widget.status).to_have_text("已暂停 第107行 · 本行调用场景准备的 summarize（不逐行记录）")
+
+
+def test_a_closures_cells_are_listed_apart(lesson):
+    """archive_writer's save reads `directory` from its closure: Variables lists it under Closure, after
+    the locals, as VS Code's Closure scope (issue 31)."""
+    widget = Widget(lesson.page, "prepare_context")
+    widget.pause_at("summary", 93)
+    widget.press("into")
+    expect(widget.status).to_have_text(re.compile(r"^已暂停 第7[45]行"))
+    widget.press("over")
+    closure = widget.variables.get_by_role("term").filter(has_text="directory")
+    expect(closure).to_have_count(1)
+    scope = widget.variables.locator("dl[aria-label='闭包（外层函数的变量）']")
+    expect(scope.locator("dt")).to_have_text(["directory"])
+    expect(widget.variables.get_by_role("heading", name="闭包（外层函数的变量）")).to_be_visible()
+    expect(widget.variables.locator("dl.vars:not(.closure) dt").first).to_have_text("messages")
+    widget.press("out")
+    expect(widget.variables.get_by_role("heading", name="闭包（外层函数的变量）")).to_have_count(0)
+
+
 def test_a_return_step_says_so(lesson):
     widget = Widget(lesson.page, "split_history")
     widget.pause_at("normal", 49)
