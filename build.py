@@ -16,6 +16,7 @@ import argparse
 import ast
 import gzip
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -171,15 +172,29 @@ def split_prose(path: Path) -> tuple[str, list[tuple[str, str]], list[str]]:
     return title, widgets, chunks
 
 
+LESSON_KEYS = {"scenarios": "the scenario file's path from the repository root, one string: one source file per lesson",
+               "summary_zh": "the index page's one-line summary in Chinese",
+               "summary_en": "the index page's one-line summary in English"}
+
+
 def load_lesson(folder: Path) -> Lesson:
     meta_path = folder / "lesson.toml"
     try:
         meta = tomllib.loads(meta_path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise BuildError(f"{meta_path}: {error}") from None
-    for key in ("scenarios", "summary_zh", "summary_en"):
+    unknown = sorted(set(meta) - set(LESSON_KEYS))
+    if unknown:
+        line = next((n for n, text in enumerate(meta_path.read_text(encoding="utf-8").splitlines(), 1)
+                     if re.match(rf"\s*{re.escape(unknown[0])}\s*=", text)), None)
+        raise BuildError(f"{meta_path}{f':{line}' if line else ''}: unknown key {unknown[0]!r}; lesson.toml takes "
+                         + "; ".join(f"`{key}` ({what})" for key, what in LESSON_KEYS.items()))
+    if isinstance(meta.get("scenarios"), list):
+        raise BuildError(f"{meta_path}: `scenarios` is a list; a lesson shows one source file, so it names one "
+                         "scenario file (a string). Put each further file in a lesson of its own.")
+    for key in LESSON_KEYS:
         if not isinstance(meta.get(key), str):
-            raise BuildError(f"{meta_path}: missing `{key}` (a string)")
+            raise BuildError(f"{meta_path}: missing `{key}` ({LESSON_KEYS[key]})")
     try:
         data = scenarios.load(REPO / meta["scenarios"], REPO)
     except scenarios.ScenarioError as error:
@@ -484,9 +499,17 @@ COMPRESSIBLE = (".html", ".js", ".mjs", ".css", ".json", ".py", ".svg", ".txt")
 def watched_files(lessons: list[Lesson], lessons_dirs: list[Path]) -> dict[Path, float]:
     """Every file a build reads: lesson folders, scenario files and setups, shown sources, the site."""
     paths: set[Path] = set()
-    for folder in [*lessons_dirs, SITE / "templates", SITE / "js", SITE / "css"]:
-        paths.update(p for p in folder.rglob("*") if p.is_file())
+    # The repository's scenarios and Python too: a lesson whose scenario file failed to load is not listed.
+    for folder in [*lessons_dirs, SITE / "templates", SITE / "js", SITE / "css", REPO / "scenarios", REPO / "py"]:
+        paths.update(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     paths.add(SITE / "i18n.json")
+    for meta in (meta for folder in lessons_dirs for meta in folder.glob("*/lesson.toml")):
+        try:   # a lesson that failed to load is not in `lessons`: its scenario folder is watched all the same
+            named = tomllib.loads(meta.read_text(encoding="utf-8")).get("scenarios")
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        if isinstance(named, str) and (REPO / named).parent.is_dir():
+            paths.update(p for p in (REPO / named).parent.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     for lesson in lessons:
         data = lesson.scenarios
         paths.update({data.path, data.setup_path, REPO / data.source})
@@ -518,6 +541,18 @@ def watch(out: Path, lessons_dirs: list[Path], lessons: list[Lesson], every: flo
                 print(f"rebuild failed (still serving the last good build): {error}", file=sys.stderr, flush=True)
 
     threading.Thread(target=loop, args=(lessons,), daemon=True).start()
+
+
+def failed_page(out: Path, message: str) -> None:
+    """With no good build in `out` yet, an index page that shows the build's error (escaped)."""
+    from html import escape
+    if (out / "index.html").is_file():
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "index.html").write_text(
+        "<!doctype html><meta charset=utf-8><title>Build failed</title>"
+        f"<h1>The build failed</h1><pre>{escape(message)}</pre><p>Fix it and save: the site is rebuilt.</p>",
+        encoding="utf-8")
 
 
 def not_modified(since: str | None, mtime: float) -> bool:
@@ -613,12 +648,20 @@ class SiteHandler(SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class QuietServer(ThreadingHTTPServer):
+    """A browser that closes a connection mid-answer (a reload, a cancelled fetch) is no error to print."""
+
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):   # BrokenPipeError, ConnectionResetError
+            super().handle_error(request, client_address)
+
+
 def serve(out: Path, port: int, isolation: bool = True) -> None:
     """Serve `out` on 127.0.0.1 (`SiteHandler`). With `isolation` the COOP/COEP headers make the page
     cross-origin isolated, so the worker gets a SharedArrayBuffer and a runaway run is interrupted in
     place instead of rebooting the worker."""
     handler = type("Handler", (SiteHandler,), {"out": out, "isolation": isolation, "compressed": {}})
-    with ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+    with QuietServer(("127.0.0.1", port), handler) as server:
         mode = "cross-origin isolated" if isolation else "not isolated"
         print(f"serving {out} on http://127.0.0.1:{server.server_address[1]}/ ({mode})", flush=True)
         server.serve_forever()
@@ -641,8 +684,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         lessons = build(args.out, lessons_dirs)
     except BuildError as error:
-        print(f"build failed: {error}", file=sys.stderr)
-        return 1
+        print(f"build failed: {error}", file=sys.stderr, flush=True)
+        if not (args.command == "serve" and args.watch):
+            return 1
+        # Watching: keep serving the last good build (or a page that says what failed), rebuild on a save.
+        print("watching: fix the file above and save; the site is rebuilt then", file=sys.stderr, flush=True)
+        failed_page(args.out, str(error))
+        lessons = []
     if args.command == "serve":
         if args.watch:
             watch(args.out, lessons_dirs, lessons)

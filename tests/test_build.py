@@ -150,6 +150,17 @@ MISTAKES = {
                                   'condition_example = "len(groups) > 1"\nbreakpoint = 3',
                                   r"s08\.toml:(\d+): function 'split_history' has unknown key\(s\) breakpoint",
                                   "breakpoint = 3"),
+    "unknown top-level key": ("toml", 'setup = "s08/setup.py"', 'setup = "s08/setup.py"\nsources = ["a.py", "b.py"]',
+                              r"s08\.toml:(\d+): unknown top-level key 'sources'; a scenario file takes cases, "
+                              r"functions, history, lesson, limits, module, setup, source", "sources = "),
+    "unknown top-level table": ("toml", "[limits]", "[limit]",
+                                r"s08\.toml:(\d+): unknown top-level key 'limit'", "[limit]"),
+    "unknown key in lesson.toml": ("lesson", 'summary_en = ', 'summary = "x"\nsummary_en = ',
+                                   r"lesson\.toml:(\d+): unknown key 'summary'; lesson\.toml takes `scenarios`",
+                                   'summary = "x"'),
+    "two scenario files in lesson.toml": ("lesson", 'summary_en = ', 'summary_en = ',
+                                          r"lesson\.toml: `scenarios` is a list; a lesson shows one source file",
+                                          None),
     "unknown method": ("toml", 'name = "trim_results"', 'name = "Runtime.trim_results"',
                        r"s08\.toml:(\d+): unknown function 'Runtime\.trim_results'", 'name = "Runtime.trim_results"'),
     "limits out of range": ("toml", "seconds = 0.7", "seconds = 0",
@@ -176,8 +187,12 @@ MISTAKES = {
 def test_authoring_mistake_names_file_line_and_fix(authoring, tmp_path, mistake):
     lessons, toml, _ = authoring
     which, old, new, pattern, on_line = MISTAKES[mistake]
-    path = {"toml": toml, "zh": lessons / "s08" / "lesson.zh.md", "en": lessons / "s08" / "lesson.en.md"}[which]
+    path = {"toml": toml, "zh": lessons / "s08" / "lesson.zh.md", "en": lessons / "s08" / "lesson.en.md",
+            "lesson": lessons / "s08" / "lesson.toml"}[which]
     edit(path, old, new)
+    if mistake == "two scenario files in lesson.toml":
+        edit(path, 'scenarios = "', 'scenarios = ["scenarios/s01.toml", "')
+        edit(path, '.toml"\n', '.toml"]\n')
     stderr = fails_with(lessons, tmp_path, pattern)
     if on_line is not None:
         line = int(re.search(pattern, stderr).group(1))
@@ -320,6 +335,56 @@ def test_serve_watch_rebuilds_when_a_lesson_file_changes(authoring, tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_serve_watch_survives_a_failed_first_build(authoring, tmp_path):
+    """An author starts `serve --watch` on a broken scenario file: the server stays up, its index page says
+    what failed, and saving the fix brings the lesson (issue 32)."""
+    import socket
+    import time
+    import urllib.request
+
+    lessons, toml, _ = authoring
+    edit(toml, "[limits]", "[limit]")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    out = tmp_path / "site"
+    process = subprocess.Popen([sys.executable, "build.py", "serve", "--watch", "--port", str(port), "--out", str(out),
+                                "--lessons", str(lessons)], cwd=REPO, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                index = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read().decode()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and process.poll() is None, "serve did not start"
+                time.sleep(0.2)
+        assert "The build failed" in index and "unknown top-level key &#x27;limit&#x27;" in index
+        edit(toml, "[limit]", "[limits]")
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/s08/index.html", timeout=2).read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and process.poll() is None, "the fixed lesson was not built"
+                time.sleep(0.3)
+        # A reader who leaves mid-download (a reload): no traceback in the author's log.
+        wasm = next(out.glob("pyodide/*/pyodide.asm.wasm")).relative_to(out).as_posix()
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", port)) as client:
+                client.sendall(f"GET /{wasm} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                client.recv(1024)
+                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        time.sleep(1)
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=10)[0]
+    assert "s08.toml" in output and "watching: fix the file above and save" in output
+    assert "Traceback" not in output, output
 
 
 def test_if_modified_since_is_read_as_gmt_whatever_the_server_zone(monkeypatch):

@@ -152,6 +152,9 @@ def _compile(code: str, filename: str, path: Path, first_line: int | None, what:
         raise ScenarioError(path, line, f"{what} has a syntax error: {error.msg}; fix the code") from None
 
 
+TOP_KEYS = {"lesson", "source", "module", "setup", "cases", "limits", "history", "functions"}
+
+
 def load(path: Path | str, root: Path | str | None = None) -> Scenarios:
     """Read and check one scenario file; `root` is the repo the `source` path is relative to."""
     path = Path(path)
@@ -170,6 +173,11 @@ def load(path: Path | str, root: Path | str | None = None) -> Scenarios:
                     path.resolve().parent.parent)
     root = Path(root)
 
+    unknown = sorted(set(data) - TOP_KEYS)
+    if unknown:
+        raise ScenarioError(path, _line_of(text, rf"^\s*(\[+\s*)?{re.escape(unknown[0])}\s*[=\]]"),
+                            f"unknown top-level key {unknown[0]!r}; a scenario file takes "
+                            f"{', '.join(sorted(TOP_KEYS))} (see docs/authoring.md)")
     for key in ("lesson", "source", "module", "setup"):
         if not isinstance(data.get(key), str) or not data[key]:
             raise ScenarioError(path, None, f"missing top-level key `{key}` (a non-empty string)")
