@@ -389,7 +389,8 @@ def case_problem(data: scenarios.Scenarios, answer: dict) -> str | None:
     if answer["faults"]:
         return f"{data.path}: {label}: the recorder faulted ({answer['faults'][0]}); please report it"
     if end["status"] == "stopped":
-        return (f"{data.path}: {label} stopped at its {end['reason'].replace('_', ' ')} ({spec.limits.seconds:g} s) "
+        return (f"{_case_line(data, name, case, 'limits')}: {label} stopped at its {end['reason'].replace('_', ' ')} "
+                f"({spec.limits.seconds:g} s) "
                 f"after {answer['events']:,} steps in Pyodide; raise `seconds` in [limits] or the function's "
                 "`limits`, or make the case smaller")
     if end["status"] == "failed":
@@ -401,7 +402,8 @@ def case_problem(data: scenarios.Scenarios, answer: dict) -> str | None:
         raised.add(call["exception"]["type"])
     if "raises" in declared and declared["raises"] not in raised:
         said = ", ".join(sorted(raised)) or "nothing"
-        return f"{data.path}: {label} declares raises = {declared['raises']!r}, but {name} raised {said}"
+        return (f"{_case_line(data, name, case, 'outcomes')}: {label} declares raises = {declared['raises']!r}, "
+                f"but {name} raised {said}")
     if exception and exception["type"] != declared.get("raises"):
         if exception.get("in_source"):
             where = f"{data.source}:{exception['line']}"
@@ -412,8 +414,23 @@ def case_problem(data: scenarios.Scenarios, answer: dict) -> str | None:
                 f"fix the code, or declare it: outcomes.{case} = {{ raises = \"{exception['type']}\" }}")
     first = answer["stdout"].split("\n", 1)[0]
     if "prints" in declared and first != declared["prints"]:
-        return f"{data.path}: {label} declares prints = {declared['prints']!r}, but its first line is {first!r}"
+        return (f"{_case_line(data, name, case, 'outcomes')}: {label} declares prints = {declared['prints']!r}, "
+                f"but its first line is {first!r}")
     return None
+
+
+def _case_line(data: scenarios.Scenarios, name: str, case: str, about: str) -> str:
+    """`path:line` of what to change about a case in the scenario file: its `outcomes.<case>` line, or the
+    function's `limits` (else the lesson's `[limits]`); the function's `entry` line when there is none."""
+    text = data.path.read_text(encoding="utf-8").splitlines()
+    start = next((n for n, line in enumerate(text, 1) if re.match(rf'\s*name\s*=\s*"{re.escape(name)}"', line)), 1)
+    end = next((n for n, line in enumerate(text, 1) if n > start and line.strip() == "[[functions]]"), len(text) + 1)
+    pattern = rf"\s*outcomes\.{re.escape(case)}\s*=" if about == "outcomes" else r"\s*limits\s*="
+    own = next((n for n in range(start, end) if re.match(pattern, text[n - 1])), None)
+    if own is None and about == "limits":
+        own = next((n for n, line in enumerate(text, 1) if line.strip() == "[limits]"), None)
+    line = own or data.functions[name].entry_line
+    return f"{data.path}:{line}" if line else str(data.path)
 
 
 def pygments_css() -> str:

@@ -241,17 +241,23 @@ def test_a_case_that_ends_otherwise_than_declared(authoring, tmp_path):
     edit(toml, 'condition_example = "len(groups) > 1"',
          'condition_example = "len(groups) > 1"\noutcomes.normal = { raises = "ValueError" }\n'
          'outcomes.pending = { prints = "something else" }')
-    fails_with(lessons, tmp_path, r"case 'normal' of 'split_history' declares raises = 'ValueError', but "
-                                  r"split_history raised nothing",
-               r"case 'pending' of 'split_history' declares prints = 'something else', but its first line is "
-               r"'工具结果尚未收齐，不能压缩。'")
+    stderr = fails_with(lessons, tmp_path, r"s08\.toml:(\d+): case 'normal' of 'split_history' declares raises = "
+                                           r"'ValueError', but split_history raised nothing",
+                        r"s08\.toml:(\d+): case 'pending' of 'split_history' declares prints = 'something else', "
+                        r"but its first line is '工具结果尚未收齐，不能压缩。'")
+    lines = toml.read_text(encoding="utf-8").splitlines()
+    for case in ("normal", "pending"):   # the line to change: the case's own `outcomes` line
+        line = int(re.search(rf"s08\.toml:(\d+): case '{case}'", stderr).group(1))
+        assert lines[line - 1].startswith(f"outcomes.{case} = "), stderr
 
 
 def test_a_case_that_hits_its_limit(authoring, tmp_path):
     lessons, toml, _ = authoring
     edit(toml, "seconds = 0.7", "seconds = 0.0001")
-    fails_with(lessons, tmp_path, r"case 'summary' of 'prepare_context' stopped at its time limit \(0\.0001 s\) after "
-                                  r"[\d,]+ steps in Pyodide; raise `seconds`")
+    stderr = fails_with(lessons, tmp_path, r"s08\.toml:(\d+): case 'summary' of 'prepare_context' stopped at its "
+                                           r"time limit \(0\.0001 s\) after [\d,]+ steps in Pyodide; raise `seconds`")
+    line = int(re.search(r"s08\.toml:(\d+): case 'summary'", stderr).group(1))
+    assert toml.read_text(encoding="utf-8").splitlines()[line - 1] == "[limits]", stderr
 
 
 def test_a_case_that_cannot_be_stopped_fails_the_build_instead_of_stalling_it(authoring, tmp_path):
@@ -422,3 +428,34 @@ def test_every_reason_a_run_stops_for_has_page_text_in_both_languages(tmp_path, 
     strings = json.loads((REPO / "site" / "i18n.json").read_text(encoding="utf-8"))
     for language in ("zh", "en"):
         assert {f"reason_{reason}" for reason in STOP_REASONS} <= set(strings[language]), language
+
+
+def test_the_authoring_guides_example_builds(tmp_path):
+    """docs/authoring.md's complete small lesson, copied out of the page (each block's first line names its
+    file), builds and its cases are proved. Its code and scenario file go where the guide says, inside this
+    repository, for the test's length only; the lesson folder is a temporary one."""
+    guide = (REPO / "docs" / "authoring.md").read_text(encoding="utf-8")
+    files = re.findall(r"^(`{3,4})[a-z]+\n# file: (\S+)\n(.*?)^\1$", guide, re.S | re.M)
+    assert {path for _, path, _ in files} >= {"py/tally/core/tally.py", "scenarios/tally.toml",
+                                              "site/lessons/tally/lesson.toml", "site/lessons/tally/lesson.zh.md"}
+    made = [REPO / "py" / "tally", REPO / "scenarios" / "tally", REPO / "scenarios" / "tally.toml"]
+    assert not any(path.exists() for path in made), "the guide's example is already in the repository"
+    try:
+        for _, path, body in files:
+            target = (tmp_path / path) if path.startswith("site/") else REPO / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(body, encoding="utf-8")
+        for package in (REPO / "py" / "tally", REPO / "py" / "tally" / "core"):
+            (package / "__init__.py").write_text("", encoding="utf-8")
+        result = subprocess.run([sys.executable, "build.py", "--out", str(tmp_path / "out"), "--lessons",
+                                 str(tmp_path / "site" / "lessons")], cwd=REPO, capture_output=True, text=True,
+                                timeout=600)
+    finally:
+        for path in made:
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out" / "tally" / "index.html").is_file()
+    assert (tmp_path / "out" / "tally" / "traces" / "tally.empty.json").is_file()
