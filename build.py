@@ -356,8 +356,24 @@ def prove_cases(lesson: Lesson) -> list[str]:
             return [f"{data.path}: proving the cases in Pyodide failed: {result.stderr.strip()[-800:]}"]
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_text(json.dumps(answers), encoding="utf-8")
-    lesson.traces = {(answer["function"], answer["case"]): answer["trace"] for answer in answers if answer.get("ok")}
+    lesson.traces = {(answer["function"], answer["case"]): shipped(answer["trace"])
+                     for answer in answers if answer.get("ok")}
+    drew = [answer for answer in answers if answer.get("random")]
+    if drew:
+        sources = sorted({source for answer in drew for source in answer["random"].split(" and ")})
+        print(f"note: {data.path}: {len(drew)} case(s) draw randomness ({', '.join(sources)}): "
+              f"{', '.join(answer['function'] + '/' + answer['case'] for answer in drew)}. Their shipped traces "
+              "hold the values of the build's fixed seed (py/steptrace/fixed_entropy.py); a reader's live run draws "
+              "its own.",
+              flush=True)
     return [problem for answer in answers if (problem := case_problem(data, answer))]
+
+
+def shipped(trace: str) -> str:
+    """A proven trace as the site ships it: without the recording's timings, which no two builds share."""
+    doc = json.loads(trace)
+    doc["end"]["ms"] = doc["stats"]["elapsed_ms"] = 0
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
 
 def trace_path(function: str, case: str) -> str:
@@ -375,7 +391,7 @@ def write_traces(lesson: Lesson, folder: Path) -> None:
         path = folder / trace_path(function, case)
         data = trace.encode("utf-8")
         path.write_bytes(data)
-        path.with_name(path.name + ".gz").write_bytes(gzip.compress(data, 9))
+        path.with_name(path.name + ".gz").write_bytes(gzip.compress(data, 9, mtime=0))  # no timestamp: reproducible
 
 
 def case_problem(data: scenarios.Scenarios, answer: dict) -> str | None:

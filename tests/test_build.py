@@ -459,3 +459,35 @@ def test_the_authoring_guides_example_builds(tmp_path):
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "out" / "tally" / "index.html").is_file()
     assert (tmp_path / "out" / "tally" / "traces" / "tally.empty.json").is_file()
+
+
+def test_two_builds_with_fresh_proofs_are_byte_identical(authoring, tmp_path):
+    """Reproducible builds (issue 32): the lesson's cases proved twice from scratch (a run draws uuid4
+    receipts, temp dir names and the run's timings) give byte-identical sites; the build says which cases
+    draw randomness, and no compressed copy carries a timestamp."""
+    import uuid as uuid_module
+    lessons, _, setup = authoring
+    setup.write_text(setup.read_text(encoding="utf-8") + f"# {uuid_module.uuid4().hex}: a proof of its own\n",
+                     encoding="utf-8")
+    cache = REPO / "node_modules" / ".cache" / "stepwise"
+    sites, notes = [], []
+    for n in range(2):
+        before = set(cache.glob("proof-*.json"))
+        out = tmp_path / f"out{n}"
+        result = subprocess.run([sys.executable, "build.py", "--out", str(out), "--lessons", str(lessons)],
+                                cwd=REPO, capture_output=True, text=True, timeout=900)
+        assert result.returncode == 0, result.stderr
+        made = set(cache.glob("proof-*.json")) - before
+        assert len(made) == 1, "the case proofs were not recorded afresh"
+        made.pop().unlink()
+        sites.append(out)
+        notes.append(result.stdout)
+    first = {p.relative_to(sites[0]): p.read_bytes() for p in sites[0].rglob("*") if p.is_file()}
+    second = {p.relative_to(sites[1]): p.read_bytes() for p in sites[1].rglob("*") if p.is_file()}
+    assert first.keys() == second.keys()
+    assert [path for path in first if first[path] != second[path]] == []
+    trace = json.loads(first[Path("s08/traces/prepare_context.summary.json")])
+    assert trace["end"]["ms"] == 0 and trace["stats"]["elapsed_ms"] == 0
+    assert all(first[path][4:8] == b"\0\0\0\0" for path in first if path.suffix == ".gz")   # gzip MTIME
+    assert re.search(r"note: .*s08\.toml: \d+ case\(s\) draw randomness \(os\.urandom\): .*prepare_context/summary",
+                     notes[0])

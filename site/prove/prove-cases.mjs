@@ -119,7 +119,8 @@ function watched(worker, item, interrupt, progress) {
 async function serve() {
   const { loadPyodide } = await import("pyodide");
   const { repo, files, roots, shared } = workerData;
-  const pyodide = await loadPyodide({ stdout: () => {}, stderr: () => {} });
+  // A fixed string hash: a set's order, and so a trace, is the same on every build (the page's is random).
+  const pyodide = await loadPyodide({ stdout: () => {}, stderr: () => {}, env: { PYTHONHASHSEED: "0" } });
   for (const path of files) {
     const target = `/repo/${path}`;
     pyodide.FS.mkdirTree(dirname(target));
@@ -127,18 +128,19 @@ async function serve() {
   }
   pyodide.runPython(`import sys\nfor root in ${JSON.stringify(roots.map((r) => `/repo/${r}`))}:\n    sys.path.insert(0, root)`);
   const runCase = pyodide.runPython("from steptrace.runner import run_case\nrun_case");
+  const recorded = pyodide.runPython("from steptrace.fixed_entropy import recorded\nrecorded");
   const { WorkerWatch } = pyodide.pyimport("steptrace.worker_watch");
   // The whole call may be interrupted: the runner holds SIGINT until the program runs, and from its end on.
   pyodide.setInterruptBuffer(new Uint8Array(shared, 0, 1));
   const progress = new Int32Array(shared, 4, 1);
   parentPort.on("message", (item) => {
-    const answer = prove(runCase, WorkerWatch, progress, item);
+    const answer = prove(runCase, recorded, WorkerWatch, progress, item);
     if (answer) parentPort.postMessage({ type: "answer", answer });
   });
 }
 
 /** One case's answer; null when its trace was already sent from inside the program (`item.stopAt`). */
-function prove(runCase, WorkerWatch, progress, item) {
+function prove(runCase, recorded, WorkerWatch, progress, item) {
   const onPhase = (phase) => parentPort.postMessage({ type: phase });   // "running", then "finishing"
   let delivered = false;
   Atomics.store(progress, 0, 0);
@@ -147,11 +149,14 @@ function prove(runCase, WorkerWatch, progress, item) {
     parentPort.postMessage({ type: "answer", answer: proven(trace) });
   }, { stop_at: item.stopAt ?? undefined, probe_from: item.probeFrom ?? undefined, form: "json", on_phase: onPhase });
   try {
-    const trace = runCase.callKwargs(item.source, item.module, item.setup, item.entry, {
+    // Under fixed entropy (py/steptrace/fixed_entropy.py): the same sources give the same trace.
+    const result = recorded.callKwargs(runCase, item.source, item.module, item.setup, item.entry, {
       function: item.function, case: item.case, time_limit: item.seconds, max_events: item.events,
       on_phase: onPhase, watch,
     });
-    return delivered ? null : proven(trace);
+    const [trace, drew] = [result.get(0), result.get(1) ?? null];
+    result.destroy();
+    return delivered ? null : { ...proven(trace), random: drew };
   } catch (error) {
     return delivered ? null : { ok: false, error: String(error?.message ?? error).slice(-2000) };
   } finally {
