@@ -1060,6 +1060,8 @@ export class Debugger extends EventTarget {
   }
 
   #relabel() {
+    this.#el(".live-limit").textContent = this.t("live_limit", {
+      seconds: this.fn.limits.timeLimit, steps: this.fn.limits.maxEvents.toLocaleString("en-US") });
     for (const [line, row] of this.lineRows) {
       row.querySelector("button.bp")?.setAttribute("aria-label", this.t("breakpoint", { line }));
     }

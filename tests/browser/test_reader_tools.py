@@ -239,3 +239,11 @@ def test_a_name_in_the_code_shows_its_value_on_hover_and_focus(lesson):
     expect(tip).to_be_visible()
     expect(tip).to_contain_text("index = 3")
     expect(tip).to_contain_text("messages = ")
+
+
+def test_the_page_says_the_limit_of_a_readers_run(lesson):
+    """A reader's own run has the lesson's limits (s08: [limits] seconds = 0.7): the page says them before
+    the run, not only once a run is stopped (issue 32)."""
+    widget = Widget(lesson.page, "split_history")
+    expect(widget.root.locator(".live-limit")).to_have_text(
+        "每次运行最多 0.7 秒、1,000,000 步；超过就停下，已记录的步骤照常可看。")
