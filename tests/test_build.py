@@ -254,8 +254,9 @@ def test_a_case_that_ends_otherwise_than_declared(authoring, tmp_path):
 def test_a_case_that_hits_its_limit(authoring, tmp_path):
     lessons, toml, _ = authoring
     edit(toml, "seconds = 0.7", "seconds = 0.0001")
-    stderr = fails_with(lessons, tmp_path, r"s08\.toml:(\d+): case 'summary' of 'prepare_context' stopped at its "
-                                           r"time limit \(0\.0001 s\) after [\d,]+ steps in Pyodide; raise `seconds`")
+    stderr = fails_with(lessons, tmp_path, r"s08\.toml:(\d+): case 'summary' of 'prepare_context' stopped at the "
+                                           r"build's time limit \(0\.0004 s: 4 × the page's 0\.0001 s\) after [\d,]+ "
+                                           r"steps in Pyodide; raise `seconds`")
     line = int(re.search(r"s08\.toml:(\d+): case 'summary'", stderr).group(1))
     assert toml.read_text(encoding="utf-8").splitlines()[line - 1] == "[limits]", stderr
 
@@ -290,12 +291,16 @@ def test_a_case_stuck_in_c_or_swallowing_its_stops_is_kept_up_to_where_it_was(tm
                     "if scenario == 'town':\n    town.roads = Stuck(town.roads)\n")
     edit(scenarios / "routes.toml", 'print(list(town.neighbours("school")))',
          'while True:\n    try:\n        town.add("a", "b", 1)\n    except BaseException:\n        pass')
-    stopped = r"case 'town' of 'plan_trip' stopped at its time limit \(4 s\) after ([\d,]+) steps"
+    edit(scenarios / "routes.toml", "limits = { seconds = 4.0 }", "limits = { seconds = 1.0 }")
+    edit(scenarios / "routes.toml", 'name = "RoadMap"', 'name = "RoadMap"\nlimits = { seconds = 0.5 }')
+    stopped = r"case 'town' of 'plan_trip' stopped at the build's time limit \(4 s: 4 × the page's 1 s\) after " \
+              r"([\d,]+) steps"
     stderr = fails_with(lessons, tmp_path, stopped)
     steps = int(re.search(stopped, stderr)[1].replace(",", ""))
     assert steps > 10        # the calls into plan_trip, shortest and neighbours before the hang
     assert "case 'town' of 'plan_trip' could not run" not in stderr
-    assert re.search(r"case 'town' of 'RoadMap' stopped at its time limit \(2.5 s\) after [\d,]{4,} steps", stderr)
+    assert re.search(r"case 'town' of 'RoadMap' stopped at the build's time limit \(2 s: 4 × the page's 0\.5 s\) "
+                     r"after [\d,]{4,} steps", stderr)
 
 
 def test_serve_watch_rebuilds_when_a_lesson_file_changes(authoring, tmp_path):
