@@ -386,6 +386,24 @@ def shipped(trace: str) -> str:
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
 
+def write_embeds(env: Environment, lesson: Lesson, data: dict, strings: dict, folder: Path) -> None:
+    """`embed/<function>.html` per debugger: that debugger alone, for an <iframe> on another site. One folder
+    down from the lesson page, so its paths to the site root and to the lesson's traces gain a `../`."""
+    target = folder / "embed"
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir()
+    deeper = {**data, "root": "../.."}
+    for widget in (w for w in lesson.widgets if w["kind"] == "debugger"):
+        name = widget["function"]
+        spec = dict(data["functions"][name])
+        spec["recorded"] = {case: f"../{path}" for case, path in spec["recorded"].items()}
+        own = {**deeper, "functions": {name: spec}}
+        html = env.get_template("embed.html").render(lesson=lesson, widget=widget, root="../..", data=own,
+                                                     strings=strings, bundle=PAGE_BUNDLE, first_trace=first_trace(own))
+        write_whole(target / f"{name}.html", html)
+
+
 def trace_path(function: str, case: str) -> str:
     """Where a case's recorded trace is served, relative to its lesson page."""
     return f"traces/{function}.{case}.json"
@@ -459,6 +477,38 @@ def _case_line(data: scenarios.Scenarios, name: str, case: str, about: str) -> s
     return f"{data.path}:{line}" if line else str(data.path)
 
 
+DARK = "@media (prefers-color-scheme: dark) {"
+
+
+def themed(css: str) -> str:
+    """The stylesheet with a theme a link may choose (`theme=dark|light`, on `<html data-theme>`) over the
+    system's: each dark block is kept for the system's choice unless the page asks for light, and its
+    rules are repeated for a page that asks for dark. The blocks hold plain rules (no nesting)."""
+    out, rest = [], css
+    while DARK in rest:
+        before, _, after = rest.partition(DARK)
+        depth, end = 1, 0
+        while depth:
+            depth += {"{": 1, "}": -1}.get(after[end], 0)
+            end += 1
+        body, rest = after[:end - 1], after[end:]
+        out += [before, DARK, _scoped(body, ':root:not([data-theme="light"])'), "}\n",
+                _scoped(body, ':root[data-theme="dark"]')]
+    out.append(rest)
+    out.append('\n:root[data-theme="dark"] { color-scheme: dark; }\n'
+               ':root[data-theme="light"] { color-scheme: light; }\n')
+    return "".join(out)
+
+
+def _scoped(rules: str, root: str) -> str:
+    """Each rule of `rules` with every selector under `root` (`:root` itself becomes `root`)."""
+    def scope(selector: str) -> str:
+        selector = selector.strip()
+        return root + selector[len(":root"):] if selector.startswith(":root") else f"{root} {selector}"
+    return "".join(f"{', '.join(scope(s) for s in head.split(','))} {{{body}}}\n"
+                   for head, body in re.findall(r"([^{}]+)\{([^{}]*)\}", rules))
+
+
 def pygments_css() -> str:
     """The code's token colours, AA on every background a code line has (stepwise.code_colors)."""
     backgrounds = code_colors.theme_backgrounds((SITE / "css" / "site.css").read_text(encoding="utf-8"))
@@ -511,8 +561,9 @@ def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list
     bundle_page(assets / "js")
     shutil.copytree(SITE / "css", assets / "css")
     # One stylesheet: the token colours go at the end of the site's (a request fewer before first paint).
-    with open(assets / "css" / "site.css", "a", encoding="utf-8") as sheet:
-        sheet.write("\n/* Token colours (build.py pygments_css) */\n" + pygments_css())
+    sheet = assets / "css" / "site.css"
+    sheet.write_text(themed(sheet.read_text(encoding="utf-8") + "\n/* Token colours (build.py pygments_css) */\n"
+                            + pygments_css()), encoding="utf-8")
     copied = set()
     for lesson in lessons:
         for name in worker_files(lesson.scenarios.source):
@@ -530,6 +581,7 @@ def build(out: Path, lessons_dirs: Path | list[Path] = SITE / "lessons") -> list
                                                       bundle=PAGE_BUNDLE, first_trace=first_trace(data))
         write_whole(out / lesson.slug / "index.html", html)
         write_traces(lesson, out / lesson.slug)
+        write_embeds(env, lesson, data, strings, out / lesson.slug)
     print(f"built {len(lessons)} lesson(s) into {out} in {time.perf_counter() - started:.2f} s", flush=True)
     return lessons
 
@@ -677,7 +729,9 @@ class SiteHandler(SimpleHTTPRequestHandler):
         if self.isolation:
             self.send_header("Cross-Origin-Opener-Policy", "same-origin")
             self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-        self.send_header("Cross-Origin-Resource-Policy", "same-origin")
+        # The embeds' sizing script is for other sites' pages (docs/hosting.md); the rest is this site's own.
+        shared = self.path.split("?")[0].endswith("/assets/js/embed-host.js")
+        self.send_header("Cross-Origin-Resource-Policy", "cross-origin" if shared else "same-origin")
         self.send_header("Content-Security-Policy", CSP)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Vary", "Accept-Encoding")

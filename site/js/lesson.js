@@ -39,6 +39,9 @@ worker.addEventListener("restarted", () => {
   progress.setAttribute("aria-valuenow", "0");
 });
 
+/** An embed page (build.py: `<lesson>/embed/<function>.html`): one debugger, framed by another site. */
+const EMBEDDED = document.body.classList.contains("embed");
+
 const debuggers = new Map();
 for (const root of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("section.debugger"))) {
   const name = root.dataset.function;
@@ -74,6 +77,11 @@ function linkLater(widget) {
 // switched off), `log=58:groups={len(groups)}` (a log point's message), `watch=len(groups)` (a
 // watch, in order) and `file=whole` (the code pane shows the whole file).
 function writeHash(widget) {
+  history.replaceState(null, "", `#${hashOf(widget)}`);
+}
+
+/** The link's fragment for a widget's state (its case, breakpoints, step, …, language), as URL params. */
+function hashOf(widget) {
   const state = widget.snapshot();
   const params = new URLSearchParams({ f: state.f, case: state.case });
   for (const bp of state.bp) {
@@ -89,7 +97,8 @@ function writeHash(widget) {
   // The reader's edited input travels in the fragment: it is never sent to the server.
   if (state.edited) params.set("input", encodeInput(state.edited));
   if (i18n.lang !== "zh") params.set("lang", i18n.lang);
-  history.replaceState(null, "", `#${params}`);
+  if (document.documentElement.dataset.theme) params.set("theme", document.documentElement.dataset.theme);
+  return params;
 }
 
 /** [setup, entry] <-> URL-safe base64 of its UTF-8 JSON. */
@@ -118,7 +127,12 @@ async function restoreFromHash() {
   const params = new URLSearchParams(location.hash.slice(1));
   const lang = params.get("lang");
   if ((lang === "zh" || lang === "en") && lang !== i18n.lang) i18n.set(lang);
-  const widget = debuggers.get(params.get("f") ?? "");
+  // theme=dark|light: chosen by the link (an embed matches its host), else the system's.
+  const theme = params.get("theme");
+  if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+  // An embed page holds one debugger: a link for it need not name it.
+  const widget = debuggers.get(params.get("f") ?? "") ?? (EMBEDDED && !params.has("f") ? [...debuggers.values()][0] : null);
   if (!widget) return;
   const wanted = params.get("case");
   if (wanted && !widget.setCase(wanted)) {
@@ -143,7 +157,7 @@ async function restoreFromHash() {
   widget.setWatches(params.getAll("watch").filter((source) => source.length <= 500), params.get("file") === "whole");
   widget.setOpened(params.getAll("open").filter((path) => path.length <= 500).slice(0, 200));
   widget.setMemoryView(params.get("mem"));
-  widget.root.scrollIntoView({ block: "start" });
+  if (!EMBEDDED) widget.root.scrollIntoView({ block: "start" });   // in a frame it would scroll the host page
   const step = params.get("step");
   if (step === "end") await widget.start("run");
   else if (Number(step) > 0) await widget.start("debug", { step: Number(step) });
@@ -178,6 +192,42 @@ if (!/** @type {any} */ (navigator).connection?.saveData) {  // Network Informat
 // A link followed within the page (or edited by hand) is restored too; our own writes use
 // replaceState, which fires no hashchange.
 addEventListener("hashchange", () => restoreFromHash());
+
+// "Copy embed code": an <iframe> of this debugger's own page, in the state the reader left it.
+for (const widget of debuggers.values()) {
+  widget.root.querySelector("[data-embed]")?.addEventListener("click", () => offerEmbed(widget));
+}
+
+/** The snippet for a widget, put on the clipboard and shown (selected) for a manual copy. */
+async function offerEmbed(widget) {
+  const page = EMBEDDED ? location.pathname : new URL(`embed/${encodeURIComponent(widget.name)}.html`, location.href).pathname;
+  const url = new URL(`${page}#${hashOf(widget)}`, location.href).href;
+  const title = `${widget.root.getAttribute("aria-label")} · Stepwise`;
+  const escape = (text) => text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+  const host = new URL(`${lesson.root}/assets/js/embed-host.js`, location.href).href;
+  const snippet = `<iframe src="${escape(url)}" title="${escape(title)}" loading="lazy" `
+    + `style="width: 100%; height: 760px; border: 0"></iframe>\n`
+    + `<script src="${escape(host)}" async></script>`;
+  const box = /** @type {HTMLTextAreaElement} */ (widget.root.querySelector(".embed-code"));
+  const said = widget.root.querySelector(".embed-said");
+  box.value = snippet;
+  box.hidden = false;
+  box.select();
+  try {
+    await navigator.clipboard.writeText(snippet);
+    said.textContent = i18n.t("embed_copied");
+  } catch {
+    said.textContent = i18n.t("embed_copy_yourself");
+  }
+}
+
+// In a frame, the host page learns the page's height (assets/js/embed-host.js sizes the frame to it).
+if (EMBEDDED && window.parent !== window) {
+  const tell = () => window.parent.postMessage(
+    { type: "stepwise-embed-height", height: Math.ceil(document.documentElement.scrollHeight) }, "*");
+  new ResizeObserver(tell).observe(document.body);
+  tell();
+}
 
 // For tests and the benchmark: a read-only handle on the page's moving parts.
 globalThis.stepwise = { worker, debuggers, i18n, linkSettled: () => linkSettled };
