@@ -435,35 +435,42 @@ def test_every_reason_a_run_stops_for_has_page_text_in_both_languages(tmp_path, 
         assert {f"reason_{reason}" for reason in STOP_REASONS} <= set(strings[language]), language
 
 
-def test_the_authoring_guides_example_builds(tmp_path):
-    """docs/authoring.md's complete small lesson, copied out of the page (each block's first line names its
-    file), builds and its cases are proved. Its code and scenario file go where the guide says, inside this
-    repository, for the test's length only; the lesson folder is a temporary one."""
+def test_stepwise_new_writes_the_guides_example_and_it_builds(tmp_path):
+    """`stepwise new tally` writes docs/authoring.md's complete small lesson, block for block (each block's
+    first line names its file), and it builds at once with its cases proved. The code and scenario file go
+    where the command puts them, inside this repository, for the test's length only; the lesson folder is
+    moved to a temporary one."""
     guide = (REPO / "docs" / "authoring.md").read_text(encoding="utf-8")
-    files = re.findall(r"^(`{3,4})[a-z]+\n# file: (\S+)\n(.*?)^\1$", guide, re.S | re.M)
-    assert {path for _, path, _ in files} >= {"py/tally/core/tally.py", "scenarios/tally.toml",
-                                              "site/lessons/tally/lesson.toml", "site/lessons/tally/lesson.zh.md"}
-    made = [REPO / "py" / "tally", REPO / "scenarios" / "tally", REPO / "scenarios" / "tally.toml"]
+    shown = {path: body for _, path, body in
+             re.findall(r"^(`{3,4})[a-z]+\n# file: (\S+)\n(.*?)^\1$", guide, re.S | re.M)}
+    made = [REPO / "py" / "tally", REPO / "scenarios" / "tally", REPO / "scenarios" / "tally.toml",
+            REPO / "site" / "lessons" / "tally"]
     assert not any(path.exists() for path in made), "the guide's example is already in the repository"
     try:
-        for _, path, body in files:
-            target = (tmp_path / path) if path.startswith("site/") else REPO / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(body, encoding="utf-8")
-        for package in (REPO / "py" / "tally", REPO / "py" / "tally" / "core"):
-            (package / "__init__.py").write_text("", encoding="utf-8")
+        written = subprocess.run([sys.executable, "-m", "stepwise", "new", "tally", "--root", str(REPO)],
+                                 cwd=REPO, capture_output=True, text=True, timeout=60)
+        assert written.returncode == 0, written.stderr
+        (tmp_path / "lessons").mkdir()
+        shutil.move(REPO / "site" / "lessons" / "tally", tmp_path / "lessons" / "tally")
+        for path, body in shown.items():
+            where = tmp_path / "lessons" / "tally" / Path(path).name if path.startswith("site/") else REPO / path
+            assert where.read_text(encoding="utf-8") == body, f"the guide's {path} is not what `new` writes"
+        again = subprocess.run([sys.executable, "-m", "stepwise", "new", "tally", "--root", str(REPO)],
+                               cwd=REPO, capture_output=True, text=True, timeout=60)
+        assert again.returncode == 2 and "already exists" in again.stderr
         result = subprocess.run([sys.executable, "build.py", "--out", str(tmp_path / "out"), "--lessons",
-                                 str(tmp_path / "site" / "lessons")], cwd=REPO, capture_output=True, text=True,
-                                timeout=600)
+                                 str(tmp_path / "lessons")], cwd=REPO, capture_output=True, text=True, timeout=600)
     finally:
         for path in made:
             if path.is_dir():
                 shutil.rmtree(path)
             elif path.exists():
                 path.unlink()
+    assert len(shown) == 6
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "out" / "tally" / "index.html").is_file()
     assert (tmp_path / "out" / "tally" / "traces" / "tally.empty.json").is_file()
+    assert (tmp_path / "out" / "tally" / "embed" / "tally.html").is_file()
 
 
 def test_two_builds_with_fresh_proofs_are_byte_identical(authoring, tmp_path):

@@ -1,5 +1,6 @@
-"""Command line for authors: trace one case on CPython and print the JSON or a listing.
+"""Command line for authors: start a lesson, or trace one case on CPython and print the JSON or a listing.
 
+    python -m stepwise new week3          # a lesson that builds at once (py/, scenarios/, site/lessons/)
     python -m stepwise trace py/s08/core/runtime.py --scenario scenarios/s08.toml \\
         --function split_history --case normal [--summary]
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from steptrace.runner import BACKENDS, RunnerError
 from steptrace.watchdog import run_case_watched
 
+from . import scaffold
 from . import scenario as scenarios
 
 
@@ -31,7 +33,13 @@ def main(argv: list[str] | None = None) -> int:
     trace.add_argument("--backend", choices=BACKENDS, default="auto")
     trace.add_argument("--max-events", type=int, help="default: the scenario file's limits")
     trace.add_argument("--time-limit", type=float, help="seconds; default: the scenario file's limits")
+    new = commands.add_parser("new", help="start a lesson that builds at once (docs/authoring.md's example)")
+    new.add_argument("slug", help="the lesson's name, lower_snake_case, e.g. week3")
+    new.add_argument("--root", type=Path, default=Path("."),
+                     help="the course's root, holding py/, scenarios/ and site/lessons/ (default: here)")
     args = parser.parse_args(argv)
+    if args.command == "new":
+        return _new(args.slug, args.root)
     try:
         text, root = _trace(args)
     except (scenarios.ScenarioError, RunnerError, KeyError, OSError) as error:
@@ -43,6 +51,19 @@ def main(argv: list[str] | None = None) -> int:
         out.write(summary(json.loads(text), root))
     else:
         out.write(text + "\n")
+    return 0
+
+
+def _new(slug: str, root: Path) -> int:
+    try:
+        written = scaffold.scaffold(slug, root)
+    except scaffold.ScaffoldError as error:
+        print(f"stepwise: error: {error}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"wrote {path}")
+    print(f"next: edit py/{slug}/core/tally.py and scenarios/{slug}.toml, then `make serve` "
+          "(docs/authoring.md has every key)")
     return 0
 
 
