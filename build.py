@@ -492,19 +492,23 @@ def themed(css: str) -> str:
             depth += {"{": 1, "}": -1}.get(after[end], 0)
             end += 1
         body, rest = after[:end - 1], after[end:]
-        out += [before, DARK, _scoped(body, ':root:not([data-theme="light"])'), "}\n",
-                _scoped(body, ':root[data-theme="dark"]')]
+        out += [before, DARK, _scoped(body, ':not([data-theme="light"])'), "}\n",
+                _scoped(body, '[data-theme="dark"]')]
     out.append(rest)
     out.append('\n:root[data-theme="dark"] { color-scheme: dark; }\n'
                ':root[data-theme="light"] { color-scheme: light; }\n')
     return "".join(out)
 
 
-def _scoped(rules: str, root: str) -> str:
-    """Each rule of `rules` with every selector under `root` (`:root` itself becomes `root`)."""
+def _scoped(rules: str, theme: str) -> str:
+    """Each rule of `rules` with every selector under `:root` with `theme` (`:root` itself gains it). Under
+    `:where(...)`, which adds nothing to a selector's specificity: a rule outside the dark block that
+    overrode it (`.setup pre.code` over `.code`) still does."""
     def scope(selector: str) -> str:
         selector = selector.strip()
-        return root + selector[len(":root"):] if selector.startswith(":root") else f"{root} {selector}"
+        if selector.startswith(":root"):
+            return f":root{theme}{selector[len(':root'):]}"
+        return f":where(:root{theme}) {selector}"
     return "".join(f"{', '.join(scope(s) for s in head.split(','))} {{{body}}}\n"
                    for head, body in re.findall(r"([^{}]+)\{([^{}]*)\}", rules))
 
@@ -634,18 +638,23 @@ def watch(out: Path, lessons_dirs: list[Path], lessons: list[Lesson], every: flo
                 seen = watched_files(lessons, lessons_dirs)
             except BuildError as error:
                 print(f"rebuild failed (still serving the last good build): {error}", file=sys.stderr, flush=True)
+                failed_page(out, str(error))
 
     threading.Thread(target=loop, args=(lessons,), daemon=True).start()
 
 
+FAILED_MARK = "<!-- stepwise: build failed -->"
+
+
 def failed_page(out: Path, message: str) -> None:
-    """With no good build in `out` yet, an index page that shows the build's error (escaped)."""
+    """With no good build in `out` yet, an index page that shows the build's latest error (escaped)."""
     from html import escape
-    if (out / "index.html").is_file():
+    index = out / "index.html"
+    if index.is_file() and not index.read_text(encoding="utf-8").startswith(FAILED_MARK):
         return
     out.mkdir(parents=True, exist_ok=True)
-    (out / "index.html").write_text(
-        "<!doctype html><meta charset=utf-8><title>Build failed</title>"
+    index.write_text(
+        f"{FAILED_MARK}<!doctype html><meta charset=utf-8><title>Build failed</title>"
         f"<h1>The build failed</h1><pre>{escape(message)}</pre><p>Fix it and save: the site is rebuilt.</p>",
         encoding="utf-8")
 

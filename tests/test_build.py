@@ -503,3 +503,12 @@ def test_two_builds_with_fresh_proofs_are_byte_identical(authoring, tmp_path):
     assert all(first[path][4:8] == b"\0\0\0\0" for path in first if path.suffix == ".gz")   # gzip MTIME
     assert re.search(r"note: .*s08\.toml: \d+ case\(s\) draw randomness \(os\.urandom\): .*prepare_context/summary",
                      notes[0])
+
+
+@pytest.mark.parametrize("slug, said", [("class", "keyword"), ("json", "hide that module"), ("Week3", "lower_snake"),
+                                        ("steptrace", "hide that module")])
+def test_stepwise_new_refuses_a_slug_that_could_not_build(tmp_path, capsys, slug, said):
+    from stepwise import cli
+    assert cli.main(["new", slug, "--root", str(tmp_path)]) == 2
+    assert said in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -928,6 +928,16 @@ def work(xs, fn):
     for x in xs:
         total += fn(x)
     return total
+
+
+def twice(x):
+    return 2 * x
+
+
+def outer(fn, gen):
+    y = fn(twice(3))
+    items = list(gen(1000))
+    return y, len(items)
 '''
 
 
@@ -951,6 +961,27 @@ def test_a_setup_helper_called_by_the_shown_code_is_noted_at_its_step(tmp_path, 
     assert [name for _, name in doc["helpers"]] == ["double"] * 3
     assert all(table[at][:2] == ("l", 4) for at, _ in doc["helpers"])
     assert len({at for at, _ in doc["helpers"]}) == 3
+
+
+@pytest.mark.parametrize("backend", ["settrace", "monitoring"] if monitor.available() else ["settrace"])
+def test_a_helper_is_noted_at_its_callers_line_once(tmp_path, backend):
+    """`fn(twice(3))`: the helper starts after `twice` returned, and is noted at the caller's line, not at
+    twice's return; a setup generator resumed 1,000 times by one `list(...)` is noted once."""
+    name = "helped_" + uuid.uuid4().hex[:8]
+    (tmp_path / f"{name}.py").write_text(HELPED, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        setup = (f"from {name} import *\n"
+                 "def plus(v):\n    return v + 1\n"
+                 "def count(n):\n    yield from range(n)\n")
+        doc = json.loads(run_case(f"{name}.py", name, setup, "outer(plus, count)\n", backend=backend))
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop(name, None)
+    table = events(doc)
+    lines = HELPED.splitlines()
+    noted = [(table[at][0], lines[table[at][1] - 1].strip(), helper) for at, helper in doc["helpers"]]
+    assert noted == [("l", "y = fn(twice(3))", "plus"), ("l", "items = list(gen(1000))", "count")]
 
 
 CLOSED = '''\

@@ -127,7 +127,7 @@ class MonitoringBackend:
         def on_start(code, offset):
             if code.co_filename != filename:
                 recorder.calm_next = False
-                if code.co_filename == SETUP_FILE and id(getframe(2)) in live:
+                if code.co_filename == SETUP_FILE and id(getframe(1).f_back) in live:
                     guarded("call", helper_called, getframe(1))
                 return None
             guarded("call", start, code, getframe(1))
@@ -189,7 +189,7 @@ class MonitoringBackend:
                 guarded("call", enter, getframe(1), False)
             else:
                 recorder.calm_next = False
-                if code.co_filename == SETUP_FILE and id(getframe(2)) in live:
+                if code.co_filename == SETUP_FILE and id(getframe(1).f_back) in live:
                     guarded("call", helper_called, getframe(1))
 
         def on_stop_iteration(code, offset, value):
@@ -201,7 +201,7 @@ class MonitoringBackend:
         def on_resume(code, offset):
             if id(code) not in codes:           # other code, or the shown file's started before the run
                 recorder.calm_next = False
-                if code.co_filename == SETUP_FILE and id(getframe(2)) in live:  # as settrace's "call"
+                if code.co_filename == SETUP_FILE and id(getframe(1).f_back) in live:  # as settrace's "call"
                     guarded("call", helper_called, getframe(1))
                 return
             guarded("call", enter, getframe(1), False)

@@ -270,6 +270,7 @@ class Recorder:
             base = self.values.base + len(self.values.items)
             for forgotten in table.rotate(index, self.calls):
                 self.frames.pop(forgotten, None)
+                self.closures.pop(forgotten, None)
             table.current.value_base = base
             self.values.use(table.current.values, base)
             filled, heavy = 0, False
@@ -476,10 +477,25 @@ class Recorder:
     def helper_called(self, frame: FrameType) -> None:
         """A function of the setup (`<setup>`) starts or resumes, called straight from a recorded frame. It is not
         recorded (the case's own helpers are not the lesson), but the step that called it says so: it is
-        noted at the caller's latest event, which is always in the current chunk. The backends call it
-        only when the caller is a recorded frame: the setup's own recursion stays as deep as untraced."""
-        if self.count:
-            self.table.current.helpers.append((self.count - 1, frame.f_code.co_name))
+        noted at the caller's latest event in the current chunk (a callee of its line may have run since:
+        `helper(shown(n))`), else at the latest event. Once per event and name: a generator of the setup's
+        resumed by one C call (`list(gen)`) is said once. The backends call it only when the caller is a
+        recorded frame, so the setup's own recursion stays as deep as untraced."""
+        if not self.count:
+            return
+        chunk = self.table.current
+        caller = self.live.get(id(frame.f_back))
+        at = self.count - 1
+        if caller is not None:
+            frames, start = chunk.frames, chunk.start
+            for back in range(len(frames) - 1, max(-1, len(frames) - 1 - HELPER_LOOKBACK), -1):
+                if frames[back] == caller.id:
+                    at = start + back
+                    break
+        note = (at, frame.f_code.co_name)
+        helpers = chunk.helpers
+        if not helpers or helpers[-1] != note:
+            helpers.append(note)
 
     def raised(self, state: FrameState, frame: FrameType, error: BaseException) -> None:
         line = frame.f_lineno or state.line
@@ -838,6 +854,7 @@ _getsignal, _SIG_DFL, _SIG_IGN = _signal.getsignal, _signal.SIG_DFL, _signal.SIG
 _SIGNALS = () if sys.platform == "emscripten" else tuple(
     getattr(signal, name) for name in ("SIGALRM", "SIGVTALRM", "SIGPROF", "SIGUSR1", "SIGUSR2", "SIGCHLD")
     if hasattr(signal, name))
+HELPER_LOOKBACK = 4096      # events searched back for the caller of a setup helper (recorder.helper_called)
 SETUP_FILE = "<setup>"      # the file name the case's setup code is compiled under (runner)
 TOOL_NAME = "stepwise"                          # the monitoring backend's tool
 

@@ -6,7 +6,9 @@ lesson.toml and the zh/en prose. Nothing is overwritten.
 """
 from __future__ import annotations
 
+import keyword
 import re
+import sys
 from pathlib import Path
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -86,8 +88,12 @@ class ScaffoldError(Exception):
 
 def scaffold(slug: str, root: Path) -> list[Path]:
     """Write the new lesson under `root`; return the files written. Refuses to overwrite anything."""
-    if not SLUG.match(slug):
-        raise ScaffoldError(f"{slug!r} is not a lesson slug: lower_snake_case, starting with a letter (e.g. week3)")
+    if not SLUG.match(slug) or keyword.iskeyword(slug):
+        raise ScaffoldError(f"{slug!r} is not a lesson slug: lower_snake_case, starting with a letter, not a "
+                            "Python keyword (e.g. week3)")
+    if slug in sys.stdlib_module_names or slug in ("steptrace", "stepwise"):
+        raise ScaffoldError(f"{slug!r} is the name of a module the lesson's Python imports; its package would "
+                            "hide that module: pick another slug (e.g. week3)")
     planned = {root / path: text for path, text in files(slug).items()}
     present = [path for path in planned if path.exists()]
     if present or (root / "py" / slug).exists():

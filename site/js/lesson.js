@@ -123,8 +123,12 @@ function parseBreakpoint(text) {
   return { line: Number(line), hitCount: hits ? Number(hits) : null, condition: rest.join(":") };
 }
 
+/** The fragment's keys that carry a link's state (a skip link's `#main` carries none). */
+const STATE_KEYS = ["f", "case", "input", "bp", "off", "log", "watch", "file", "open", "mem", "step", "lang", "theme"];
+
 async function restoreFromHash() {
   const params = new URLSearchParams(location.hash.slice(1));
+  if (!STATE_KEYS.some((key) => params.has(key))) return;
   const lang = params.get("lang");
   if ((lang === "zh" || lang === "en") && lang !== i18n.lang) i18n.set(lang);
   // theme=dark|light: chosen by the link (an embed matches its host), else the system's.
@@ -223,8 +227,12 @@ async function offerEmbed(widget) {
 
 // In a frame, the host page learns the page's height (assets/js/embed-host.js sizes the frame to it).
 if (EMBEDDED && window.parent !== window) {
-  const tell = () => window.parent.postMessage(
-    { type: "stepwise-embed-height", height: Math.ceil(document.documentElement.scrollHeight) }, "*");
+  // The body's own height: the document's scrollHeight never drops below the frame, so it could only grow.
+  const tell = () => {
+    const { bottom } = document.body.getBoundingClientRect();
+    const height = Math.ceil(bottom + window.scrollY + parseFloat(getComputedStyle(document.body).marginBottom));
+    window.parent.postMessage({ type: "stepwise-embed-height", height }, "*");
+  };
   new ResizeObserver(tell).observe(document.body);
   tell();
 }

@@ -62,9 +62,18 @@ def test_two_debuggers_embedded_in_another_sites_page(chromium, host):
             frame = page.locator(f"iframe[title^={title}]")
             expect(frame).not_to_have_attribute("style", re.compile(r"height: 760px"))
             height = frame.evaluate("f => f.getBoundingClientRect().height")
-            inner = page.frame_locator(f"iframe[title^={title}]").locator("html").evaluate(
-                "h => h.scrollHeight")
+            inner = page.frame_locator(f"iframe[title^={title}]").locator("body").evaluate(
+                "b => b.getBoundingClientRect().bottom + parseFloat(getComputedStyle(b).marginBottom)")
             assert abs(height - inner) <= 2, (title, height, inner)
+        # A frame follows its page down as well as up: the setup's details opened, then closed again.
+        framed = page.frame_locator("iframe[title^=split_history]")
+        before = page.locator("iframe[title^=split_history]").evaluate("f => f.getBoundingClientRect().height")
+        framed.locator("details.setup > summary").click()           # open: taller
+        page.wait_for_function("([h]) => document.querySelector('iframe[title^=split_history]')"
+                               ".getBoundingClientRect().height > h + 50", arg=[before])
+        framed.locator("details.setup > summary").click()           # closed again: back down
+        page.wait_for_function("([h]) => document.querySelector('iframe[title^=split_history]')"
+                               ".getBoundingClientRect().height < h + 5", arg=[before])
         assert errors == []
     finally:
         context.close()
