@@ -1014,3 +1014,20 @@ def test_a_frames_closure_cells_are_named(tmp_path, backend):
     assert [(functions[fid], names) for fid, names in doc["closures"]] == [("bump", ["count", "label"])] * 2
     last_bump = doc["closures"][-1][0]
     assert set(locals_at(doc, len(doc["events"]["kind"]) - 1)[last_bump]) == {"count", "label"}
+
+
+def test_closure_rows_are_only_for_frames_the_trace_keeps(tmp_path):
+    """A closure called 20,000 times under a small event capacity: its forgotten frames leave no rows."""
+    name = "closed_" + uuid.uuid4().hex[:8]
+    (tmp_path / f"{name}.py").write_text(CLOSED + "\n\ndef many(n):\n    for _ in range(n):\n        counter()\n",
+                                         encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        doc = json.loads(run_case(f"{name}.py", name, f"from {name} import *\n", "many(20_000)\n",
+                                  max_events=2000))
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop(name, None)
+    kept = {frame["id"] for frame in doc["frames"]}
+    assert doc["gap"] is not None and doc["closures"]
+    assert {fid for fid, _ in doc["closures"]} <= kept
