@@ -52,6 +52,7 @@ from builtins import (
     issubclass,
     len,
     list,
+    max,
     min,
     range,
     sorted,

@@ -12,7 +12,7 @@ a signal instead, and tracing stays on while the program winds down.
 from __future__ import annotations
 
 import sys
-from builtins import Exception, RecursionError  # captured at import: a lesson may rebind the builtins
+from builtins import Exception, RecursionError, id  # captured at import: a lesson may rebind the builtins
 
 from .recorder import SETUP_FILE, FrameState, LimitReached, Recorder
 
