@@ -464,16 +464,10 @@ def case_problem(data: scenarios.Scenarios, answer: dict) -> str | None:
 
 
 def _case_line(data: scenarios.Scenarios, name: str, case: str, about: str) -> str:
-    """`path:line` of what to change about a case in the scenario file: its `outcomes.<case>` line, or the
-    function's `limits` (else the lesson's `[limits]`); the function's `entry` line when there is none."""
-    text = data.path.read_text(encoding="utf-8").splitlines()
-    start = next((n for n, line in enumerate(text, 1) if re.match(rf'\s*name\s*=\s*"{re.escape(name)}"', line)), 1)
-    end = next((n for n, line in enumerate(text, 1) if n > start and line.strip() == "[[functions]]"), len(text) + 1)
-    pattern = rf"\s*outcomes\.{re.escape(case)}\s*=" if about == "outcomes" else r"\s*limits\s*="
-    own = next((n for n in range(start, end) if re.match(pattern, text[n - 1])), None)
-    if own is None and about == "limits":
-        own = next((n for n, line in enumerate(text, 1) if line.strip() == "[limits]"), None)
-    line = own or data.functions[name].entry_line
+    """`path:line` of what to change about a case: its `outcomes.<case>` line or the `limits` it runs under
+    (`Function.lines`), else the function's `entry` line."""
+    spec = data.functions[name]
+    line = spec.lines.get(f"outcomes.{case}" if about == "outcomes" else "limits") or spec.entry_line
     return f"{data.path}:{line}" if line else str(data.path)
 
 

@@ -26,8 +26,9 @@ collect_ignore = ["bounded"]
 
 @pytest.fixture
 def fresh_module(tmp_path):
-    """fresh_module(text, prefix) -> run(entry, **kw): `text` written as a module of a new name on sys.path;
-    `run` answers `run_case`'s JSON text for `entry`, after `from <module> import *`. Taken away after."""
+    """fresh_module(text, prefix) -> run(entry, setup="", **kw): `text` written as a module of a new name on
+    sys.path; `run` answers `run_case`'s JSON text for `entry`, after `from <module> import *` and `setup`.
+    Taken away after."""
     from steptrace.runner import run_case
     made: list[str] = []
 
@@ -35,7 +36,8 @@ def fresh_module(tmp_path):
         name = f"{prefix}_{uuid.uuid4().hex[:8]}"
         (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
         made.append(name)
-        return lambda entry, **kw: run_case(f"{name}.py", name, f"from {name} import *\n", entry, **kw)
+        return lambda entry, setup="", **kw: run_case(f"{name}.py", name, f"from {name} import *\n{setup}", entry,
+                                                      **kw)
 
     sys.path.insert(0, str(tmp_path))
     yield make

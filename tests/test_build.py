@@ -1,9 +1,14 @@
 """The site builder: what it writes, and how it refuses authoring mistakes."""
+import contextlib
 import json
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from html import unescape
 from pathlib import Path
 
@@ -303,30 +308,38 @@ def test_a_case_stuck_in_c_or_swallowing_its_stops_is_kept_up_to_where_it_was(tm
                      r"after [\d,]{4,} steps", stderr)
 
 
-def test_serve_watch_rebuilds_when_a_lesson_file_changes(authoring, tmp_path):
-    import socket
-    import time
-    import urllib.error
-    import urllib.request
-
-    lessons, _, _ = authoring
+@contextlib.contextmanager
+def watching(lessons: Path, out: Path):
+    """`build.py serve --watch` on `lessons` into `out`; yields (port, the process). Stopped after."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    out = tmp_path / "site"
     process = subprocess.Popen([sys.executable, "build.py", "serve", "--watch", "--port", str(port), "--out", str(out),
                                 "--lessons", str(lessons)], cwd=REPO, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
     try:
+        yield port, process
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def fetched(url: str, process: subprocess.Popen, what: str, seconds: float = 120) -> str:
+    """The body at `url` once the server answers it; fails with `what` if it never does."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return urllib.request.urlopen(url, timeout=2).read().decode()
+        except OSError:
+            assert time.monotonic() < deadline and process.poll() is None, what
+            time.sleep(0.2)
+
+
+def test_serve_watch_rebuilds_when_a_lesson_file_changes(authoring, tmp_path):
+    lessons, _, _ = authoring
+    with watching(lessons, tmp_path / "site") as (port, process):
         page = f"http://127.0.0.1:{port}/s08/index.html"
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                before = urllib.request.urlopen(page, timeout=2).read().decode()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and process.poll() is None, "serve did not start"
-                time.sleep(0.2)
+        before = fetched(page, process, "serve did not start")
         # A gzipped asset revalidates with a 304 and no body (the worker asks for modules the page has).
         asset = f"http://127.0.0.1:{port}/assets/js/replay.js"
         first = urllib.request.urlopen(urllib.request.Request(asset, headers={"Accept-Encoding": "gzip"}), timeout=5)
@@ -343,46 +356,19 @@ def test_serve_watch_rebuilds_when_a_lesson_file_changes(authoring, tmp_path):
             assert time.monotonic() < deadline, "the page was not rebuilt"
             time.sleep(0.3)
         assert "WATCHED" not in before
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def test_serve_watch_survives_a_failed_first_build(authoring, tmp_path):
     """An author starts `serve --watch` on a broken scenario file: the server stays up, its index page says
     what failed, and saving the fix brings the lesson (issue 32)."""
-    import socket
-    import time
-    import urllib.request
-
     lessons, toml, _ = authoring
     edit(toml, "[limits]", "[limit]")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
     out = tmp_path / "site"
-    process = subprocess.Popen([sys.executable, "build.py", "serve", "--watch", "--port", str(port), "--out", str(out),
-                                "--lessons", str(lessons)], cwd=REPO, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                index = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read().decode()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and process.poll() is None, "serve did not start"
-                time.sleep(0.2)
+    with watching(lessons, out) as (port, process):
+        index = fetched(f"http://127.0.0.1:{port}/", process, "serve did not start")
         assert "The build failed" in index and "unknown top-level key &#x27;limit&#x27;" in index
         edit(toml, "[limit]", "[limits]")
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/s08/index.html", timeout=2).read()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and process.poll() is None, "the fixed lesson was not built"
-                time.sleep(0.3)
+        fetched(f"http://127.0.0.1:{port}/s08/index.html", process, "the fixed lesson was not built")
         # A reader who leaves mid-download (a reload): no traceback in the author's log.
         wasm = next(out.glob("pyodide/*/pyodide.asm.wasm")).relative_to(out).as_posix()
         for _ in range(3):
@@ -391,7 +377,6 @@ def test_serve_watch_survives_a_failed_first_build(authoring, tmp_path):
                 client.recv(1024)
                 client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
         time.sleep(1)
-    finally:
         process.terminate()
         output = process.communicate(timeout=10)[0]
     assert "s08.toml" in output and "watching: fix the file above and save" in output

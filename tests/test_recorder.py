@@ -942,21 +942,13 @@ def outer(fn, gen):
 
 
 @pytest.mark.parametrize("backend", ["settrace", "monitoring"] if monitor.available() else ["settrace"])
-def test_a_setup_helper_called_by_the_shown_code_is_noted_at_its_step(tmp_path, backend):
+def test_a_setup_helper_called_by_the_shown_code_is_noted_at_its_step(fresh_module, backend):
     """The case's helpers are not recorded, but the step that called one says so (issue 31): only a call
     straight from a shown frame, not the helper's own calls, not the setup's or the entry's."""
-    name = "helped_" + uuid.uuid4().hex[:8]
-    (tmp_path / f"{name}.py").write_text(HELPED, encoding="utf-8")
-    sys.path.insert(0, str(tmp_path))
-    try:
-        setup = (f"from {name} import *\n"
-                 "def inner(v):\n    return v\n"
-                 "def double(v):\n    return inner(v) * 2\n"
-                 "double(0)\n")
-        doc = json.loads(run_case(f"{name}.py", name, setup, "work([1, 2, 3], double)\n", backend=backend))
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop(name, None)
+    setup = ("def inner(v):\n    return v\n"
+             "def double(v):\n    return inner(v) * 2\n"
+             "double(0)\n")
+    doc = json.loads(fresh_module(HELPED, "helped")("work([1, 2, 3], double)\n", setup=setup, backend=backend))
     table = events(doc)
     assert [name for _, name in doc["helpers"]] == ["double"] * 3
     assert all(table[at][:2] == ("l", 4) for at, _ in doc["helpers"])
@@ -964,20 +956,11 @@ def test_a_setup_helper_called_by_the_shown_code_is_noted_at_its_step(tmp_path, 
 
 
 @pytest.mark.parametrize("backend", ["settrace", "monitoring"] if monitor.available() else ["settrace"])
-def test_a_helper_is_noted_at_its_callers_line_once(tmp_path, backend):
+def test_a_helper_is_noted_at_its_callers_line_once(fresh_module, backend):
     """`fn(twice(3))`: the helper starts after `twice` returned, and is noted at the caller's line, not at
     twice's return; a setup generator resumed 1,000 times by one `list(...)` is noted once."""
-    name = "helped_" + uuid.uuid4().hex[:8]
-    (tmp_path / f"{name}.py").write_text(HELPED, encoding="utf-8")
-    sys.path.insert(0, str(tmp_path))
-    try:
-        setup = (f"from {name} import *\n"
-                 "def plus(v):\n    return v + 1\n"
-                 "def count(n):\n    yield from range(n)\n")
-        doc = json.loads(run_case(f"{name}.py", name, setup, "outer(plus, count)\n", backend=backend))
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop(name, None)
+    setup = "def plus(v):\n    return v + 1\ndef count(n):\n    yield from range(n)\n"
+    doc = json.loads(fresh_module(HELPED, "helped")("outer(plus, count)\n", setup=setup, backend=backend))
     table = events(doc)
     lines = HELPED.splitlines()
     noted = [(table[at][0], lines[table[at][1] - 1].strip(), helper) for at, helper in doc["helpers"]]
@@ -999,35 +982,20 @@ def counter():
 
 
 @pytest.mark.parametrize("backend", ["settrace", "monitoring"] if monitor.available() else ["settrace"])
-def test_a_frames_closure_cells_are_named(tmp_path, backend):
+def test_a_frames_closure_cells_are_named(fresh_module, backend):
     """Which locals are a closure's cells (a Closure scope on the page): the inner frames' free variables,
     nothing for the outer frame, whose cells are its own locals."""
-    name = "closed_" + uuid.uuid4().hex[:8]
-    (tmp_path / f"{name}.py").write_text(CLOSED, encoding="utf-8")
-    sys.path.insert(0, str(tmp_path))
-    try:
-        doc = json.loads(run_case(f"{name}.py", name, f"from {name} import *\n", "counter()\n", backend=backend))
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop(name, None)
+    doc = json.loads(fresh_module(CLOSED, "closed")("counter()\n", backend=backend))
     functions = {frame["id"]: frame["function"] for frame in doc["frames"]}
     assert [(functions[fid], names) for fid, names in doc["closures"]] == [("bump", ["count", "label"])] * 2
     last_bump = doc["closures"][-1][0]
     assert set(locals_at(doc, len(doc["events"]["kind"]) - 1)[last_bump]) == {"count", "label"}
 
 
-def test_closure_rows_are_only_for_frames_the_trace_keeps(tmp_path):
+def test_closure_rows_are_only_for_frames_the_trace_keeps(fresh_module):
     """A closure called 20,000 times under a small event capacity: its forgotten frames leave no rows."""
-    name = "closed_" + uuid.uuid4().hex[:8]
-    (tmp_path / f"{name}.py").write_text(CLOSED + "\n\ndef many(n):\n    for _ in range(n):\n        counter()\n",
-                                         encoding="utf-8")
-    sys.path.insert(0, str(tmp_path))
-    try:
-        doc = json.loads(run_case(f"{name}.py", name, f"from {name} import *\n", "many(20_000)\n",
-                                  max_events=2000))
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop(name, None)
+    many = CLOSED + "\n\ndef many(n):\n    for _ in range(n):\n        counter()\n"
+    doc = json.loads(fresh_module(many, "closed")("many(20_000)\n", max_events=2000))
     kept = {frame["id"] for frame in doc["frames"]}
     assert doc["gap"] is not None and doc["closures"]
     assert {fid for fid, _ in doc["closures"]} <= kept

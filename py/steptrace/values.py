@@ -29,7 +29,7 @@ from builtins import (
     zip,
 )
 from collections.abc import Callable
-from itertools import repeat
+from itertools import chain, repeat
 from operator import is_
 
 from .identity import ObjectNumbers
@@ -112,7 +112,7 @@ class ValuePool:
                 # would make each intern compare with all before it, quadratic in a chunk's events. An
                 # entry written as a `like` is compared as the whole preview it stands for: else whether
                 # an equal value is found would depend on which dict the cache handed back.
-                for ref in (*reversed(same_text), *reversed(self._likes_by_text.get(preview["r"], ()))):
+                for ref in chain(reversed(same_text), reversed(self._likes_by_text.get(preview["r"], ()))):
                     if full.get(ref, items[ref]) == preview:
                         self._index[id(preview)] = ref
                         self._kept.append(preview)

@@ -55,6 +55,9 @@ class Function:
     outcomes: dict[str, dict] = field(default_factory=dict)   # case -> {"raises": type, "prints": first line}
     setup_line: int | None = None              # where its setup and entry code start in the scenario file
     entry_line: int | None = None
+    # Where to change what a proof may fault, by key: "limits" (its own, else the lesson's [limits]) and
+    # "outcomes.<case>" for each case it declares; the build's errors name these lines.
+    lines: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -307,11 +310,16 @@ def _function(spec: dict, text: str, path: Path, source_path: Path, source_text:
     if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0):
         raise entry_of.error(entry_of.key_line("history_budget"),
                              f"`history_budget` of {name!r} must be a positive whole number of bytes")
+    outcomes = _outcomes(spec.get("outcomes", {}), entry_of, cases)
+    own_limits = entry_of.key_line("limits") if "limits" in spec else None   # (a later entry's is not its)
+    lines = {"limits": own_limits or _line_of(text, r"^\s*\[limits\]")}
+    for case in outcomes:   # `outcomes.<case> = {...}`, else the `outcomes` table's own line
+        lines[f"outcomes.{case}"] = entry_of.line(rf"^\s*outcomes\.{re.escape(case)}\s*=") or \
+            entry_of.key_line("outcomes")
     return Function(name, list(cases), setup, entry, stages, node.first, node.last, node.kind, limits,
-                    _condition_example(spec.get("condition_example"), entry_of), after_run, budget,
-                    _outcomes(spec.get("outcomes", {}), entry_of, cases),
+                    _condition_example(spec.get("condition_example"), entry_of), after_run, budget, outcomes,
                     _code_start(text, setup_line if setup.strip() else None, setup),
-                    _code_start(text, entry_line, entry))
+                    _code_start(text, entry_line, entry), {k: v for k, v in lines.items() if v})
 
 
 def _named_entry(spec: dict, text: str, path: Path, source_path: Path, defined: dict[str, Target],
