@@ -14,15 +14,17 @@ from pathlib import Path
 
 import pytest
 
+from stepwise import pyodide_files, site_build, toolchain
+from stepwise.course import Course
+from stepwise.serving import not_modified
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-import build  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("dist")
-    build.build(out)
+    site_build.build(out, Course.at(REPO))
     return out
 
 
@@ -35,17 +37,17 @@ def test_pyodide_is_served_from_the_site_in_a_folder_named_for_its_contents(site
     import gzip
     import subprocess
 
-    import pyodide_files
+    package = toolchain.find().pyodide
     data = json.loads(re.search(r'<script type="application/json" id="lesson-data">(.*?)</script>',
                                 (site / "s08" / "index.html").read_text(encoding="utf-8"), re.S).group(1))
-    version = json.loads((pyodide_files.PACKAGE / "package.json").read_text())["version"]
+    version = json.loads((package / "package.json").read_text())["version"]
     assert re.fullmatch(rf"pyodide/pyodide-{re.escape(version)}-[0-9a-f]{{12}}/", data["pyodide"])
     folder = site / data["pyodide"]
     assert [p.name for p in (site / "pyodide").iterdir()] == [folder.name]   # no older folder left
     for name in pyodide_files.CORE:
-        assert (folder / name).read_bytes() == (pyodide_files.PACKAGE / name).read_bytes()
+        assert (folder / name).read_bytes() == (package / name).read_bytes()
     lock = json.loads((folder / pyodide_files.LOCK).read_text())
-    npm_lock = json.loads((pyodide_files.PACKAGE / pyodide_files.LOCK).read_text())
+    npm_lock = json.loads((package / pyodide_files.LOCK).read_text())
     assert lock == {"info": npm_lock["info"], "packages": {}}
     # Each file's precompressed copies hold exactly the file (brotli checked with node's zlib).
     for name in pyodide_files.SERVED:
@@ -60,7 +62,7 @@ def test_pyodide_is_served_from_the_site_in_a_folder_named_for_its_contents(site
 
 def test_the_page_asks_for_one_module_and_the_first_trace_at_once(site):
     """First paint needs the HTML, then in parallel its CSS, one module and the first trace: the page's
-    module graph is bundled (build.py bundle_page), so no import waits for another."""
+    module graph is bundled (stepwise.site_build bundle_page), so no import waits for another."""
     html = (site / "s08" / "index.html").read_text(encoding="utf-8")
     preloaded = re.findall(r'<link rel="modulepreload" href="\.\./assets/js/([\w.-]+)">', html)
     scripts = re.findall(r'<script type="module" src="\.\./assets/js/([\w.-]+)">', html)
@@ -97,7 +99,7 @@ def test_lesson_page_has_one_debugger_per_function(site):
 def authoring(tmp_path):
     """A private copy of the lesson and its scenario file, to break on purpose."""
     lessons = tmp_path / "lessons"
-    shutil.copytree(REPO / "site" / "lessons", lessons)
+    shutil.copytree(REPO / "lessons", lessons)
     scenarios = tmp_path / "scenarios"
     shutil.copytree(REPO / "scenarios", scenarios)
     toml = lessons / "s08" / "lesson.toml"
@@ -390,11 +392,11 @@ def test_if_modified_since_is_read_as_gmt_whatever_the_server_zone(monkeypatch):
     time.tzset()
     try:
         noon = 1796040000                           # Mon, 30 Nov 2026 12:00:00 GMT
-        assert build.not_modified("Mon, 30 Nov 2026 12:00:00 GMT", noon)
-        assert build.not_modified("Mon, 30 Nov 2026 12:00:00", noon)
-        assert not build.not_modified("Mon, 30 Nov 2026 12:00:00", noon + 1)
-        assert not build.not_modified("Mon, 30 Nov 2026 11:00:00 GMT", noon)
-        assert not build.not_modified("not a date", noon)
+        assert not_modified("Mon, 30 Nov 2026 12:00:00 GMT", noon)
+        assert not_modified("Mon, 30 Nov 2026 12:00:00", noon)
+        assert not not_modified("Mon, 30 Nov 2026 12:00:00", noon + 1)
+        assert not not_modified("Mon, 30 Nov 2026 11:00:00 GMT", noon)
+        assert not not_modified("not a date", noon)
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
@@ -421,41 +423,30 @@ def test_every_reason_a_run_stops_for_has_page_text_in_both_languages(tmp_path, 
 
 
 def test_stepwise_new_writes_the_guides_example_and_it_builds(tmp_path):
-    """`stepwise new tally` writes docs/authoring.md's complete small lesson, block for block (each block's
-    first line names its file), and it builds at once with its cases proved. The code and scenario file go
-    where the command puts them, inside this repository, for the test's length only; the lesson folder is
-    moved to a temporary one."""
+    """`stepwise new tally` in a folder of its own writes docs/authoring.md's complete small lesson, block for
+    block (each block's first line names its file), and `stepwise build` of that folder builds it at once,
+    with its cases proved: a course anywhere on disk, not inside this repository."""
     guide = (REPO / "docs" / "authoring.md").read_text(encoding="utf-8")
     shown = {path: body for _, path, body in
              re.findall(r"^(`{3,4})[a-z]+\n# file: (\S+)\n(.*?)^\1$", guide, re.S | re.M)}
-    made = [REPO / "py" / "tally", REPO / "scenarios" / "tally", REPO / "scenarios" / "tally.toml",
-            REPO / "site" / "lessons" / "tally"]
-    assert not any(path.exists() for path in made), "the guide's example is already in the repository"
-    try:
-        written = subprocess.run([sys.executable, "-m", "stepwise", "new", "tally", "--root", str(REPO)],
-                                 cwd=REPO, capture_output=True, text=True, timeout=60)
-        assert written.returncode == 0, written.stderr
-        (tmp_path / "lessons").mkdir()
-        shutil.move(REPO / "site" / "lessons" / "tally", tmp_path / "lessons" / "tally")
-        for path, body in shown.items():
-            where = tmp_path / "lessons" / "tally" / Path(path).name if path.startswith("site/") else REPO / path
-            assert where.read_text(encoding="utf-8") == body, f"the guide's {path} is not what `new` writes"
-        again = subprocess.run([sys.executable, "-m", "stepwise", "new", "tally", "--root", str(REPO)],
-                               cwd=REPO, capture_output=True, text=True, timeout=60)
-        assert again.returncode == 2 and "already exists" in again.stderr
-        result = subprocess.run([sys.executable, "build.py", "--out", str(tmp_path / "out"), "--lessons",
-                                 str(tmp_path / "lessons")], cwd=REPO, capture_output=True, text=True, timeout=600)
-    finally:
-        for path in made:
-            if path.is_dir():
-                shutil.rmtree(path)
-            elif path.exists():
-                path.unlink()
+    course = tmp_path / "my course"
+    stepwise = [sys.executable, "-m", "stepwise"]
+    written = subprocess.run([*stepwise, "new", "tally", "--root", str(course)], capture_output=True, text=True,
+                             timeout=60)
+    assert written.returncode == 0, written.stderr
+    for path, body in shown.items():
+        assert (course / path).read_text(encoding="utf-8") == body, f"the guide's {path} is not what `new` writes"
+    again = subprocess.run([*stepwise, "new", "tally", "--root", str(course)], capture_output=True, text=True,
+                           timeout=60)
+    assert again.returncode == 2 and "already exists" in again.stderr
+    result = subprocess.run([*stepwise, "build", "."], cwd=course, capture_output=True, text=True, timeout=600)
     assert len(shown) == 6
     assert result.returncode == 0, result.stderr
-    assert (tmp_path / "out" / "tally" / "index.html").is_file()
-    assert (tmp_path / "out" / "tally" / "traces" / "tally.empty.json").is_file()
-    assert (tmp_path / "out" / "tally" / "embed" / "tally.html").is_file()
+    out = course / "dist"
+    assert (out / "tally" / "index.html").is_file()
+    assert (out / "tally" / "traces" / "tally.empty.json").is_file()
+    assert (out / "tally" / "embed" / "tally.html").is_file()
+    assert (out / "py" / "tally" / "core" / "tally.py").read_bytes() == (course / "py/tally/core/tally.py").read_bytes()
 
 
 def test_two_builds_with_fresh_proofs_are_byte_identical(authoring, tmp_path):
@@ -466,7 +457,7 @@ def test_two_builds_with_fresh_proofs_are_byte_identical(authoring, tmp_path):
     lessons, _, setup = authoring
     setup.write_text(setup.read_text(encoding="utf-8") + f"# {uuid_module.uuid4().hex}: a proof of its own\n",
                      encoding="utf-8")
-    cache = REPO / "node_modules" / ".cache" / "stepwise"
+    cache = toolchain.find().cache
     sites, notes = [], []
     for n in range(2):
         before = set(cache.glob("proof-*.json"))

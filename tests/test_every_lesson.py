@@ -1,6 +1,6 @@
 """Every case of every lesson, found on disk: untraced CPython, traced CPython and traced Pyodide agree.
 
-A lesson added the README's way (site/lessons/<slug>/) is covered here with no test edited, and
+A lesson added the README's way (lessons/<slug>/) is covered here with no test edited, and
 so is the test-only lesson under tests/fixtures/lessons/. For each function and case: the three
 runs print the same (temp names and object addresses aside), end the same way, leave the same
 files, record a valid trace without recorder faults and within the lesson's limits. The page's
@@ -21,7 +21,7 @@ from steptrace.runner import run_case
 from stepwise import scenario
 
 REPO = Path(__file__).resolve().parents[1]
-LESSON_DIRS = [REPO / "site" / "lessons", REPO / "tests" / "fixtures" / "lessons"]
+LESSON_DIRS = [REPO / "lessons", REPO / "tests" / "fixtures" / "lessons"]
 
 
 def lessons() -> list[tuple[str, scenario.Scenarios]]:
@@ -86,7 +86,7 @@ def shipped(tmp_path_factory) -> Path:
     """The built site (both lesson sets): its recorded traces are what the page shows first."""
     import subprocess
     out = tmp_path_factory.mktemp("site")
-    subprocess.run([sys.executable, "build.py", "--out", str(out), "--lessons", "site/lessons",
+    subprocess.run([sys.executable, "build.py", "--out", str(out), "--lessons", "lessons",
                     "--lessons", "tests/fixtures/lessons"], cwd=REPO, check=True, capture_output=True)
     return out
 

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import build
-import pyodide_files
+from stepwise import assets, pyodide_files, toolchain
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "tools" / "pyodide_node" / "import-all.mjs"
@@ -22,7 +21,7 @@ SKIP_PREFIXES = ("antigravity", "this", "__main__", "__phello__", "idlelib", "tk
 @pytest.fixture(scope="module")
 def site_pyodide(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("pyodide")
-    folder = pyodide_files.install(out, [*build.recorder_files(), *build.WORKER_MODULES])
+    folder = pyodide_files.install(out, assets.worker_python(), toolchain.find())
     return out / folder
 
 
@@ -43,8 +42,8 @@ def import_all(names: list[str], *args: Path) -> tuple[dict, str]:
 
 
 def test_every_module_imports_as_from_the_whole_archive(site_pyodide):
-    names = module_names(pyodide_files.PACKAGE / pyodide_files.STDLIB)
-    stock, _ = import_all(names, pyodide_files.PACKAGE / pyodide_files.STDLIB)
+    names = module_names(toolchain.find().pyodide / pyodide_files.STDLIB)
+    stock, _ = import_all(names, toolchain.find().pyodide / pyodide_files.STDLIB)
     split, log = import_all(names, site_pyodide / pyodide_files.STDLIB, site_pyodide / pyodide_files.REST,
                             REPO / "py" / "lazy_stdlib.py")
     assert sum(v == "ok" for v in stock.values()) > 400, "the comparison must cover the library"
@@ -56,7 +55,7 @@ def test_every_module_imports_as_from_the_whole_archive(site_pyodide):
 def test_the_booted_part_holds_what_a_boot_imports_compiled_and_the_listing_is_exact(site_pyodide):
     core = zipfile.ZipFile(site_pyodide / pyodide_files.STDLIB)
     rest = zipfile.ZipFile(site_pyodide / pyodide_files.REST)
-    whole = zipfile.ZipFile(pyodide_files.PACKAGE / pyodide_files.STDLIB)
+    whole = zipfile.ZipFile(toolchain.find().pyodide / pyodide_files.STDLIB)
     core_names, rest_names = set(core.namelist()), set(rest.namelist())
     # Every member of npm's archive is in one of the two (folders may be in both), byte for byte.
     for info in whole.infolist():

@@ -1,11 +1,14 @@
-"""Command line for authors: start a lesson, or trace one case on CPython and print the JSON or a listing.
+"""Command line for authors: start a lesson, build a course's site or serve it, trace one case.
 
-    python -m stepwise new week3          # a lesson that builds at once (py/, scenarios/, site/lessons/)
-    python -m stepwise trace py/s08/core/runtime.py --scenario scenarios/s08.toml \\
+    stepwise new week3                    # a lesson that builds at once (py/, scenarios/, lessons/)
+    stepwise build [COURSE_DIR] [--out DIR]
+    stepwise serve [COURSE_DIR] [--watch] [--port N]
+    stepwise trace py/s08/core/runtime.py --scenario scenarios/s08.toml \\
         --function split_history --case normal [--summary]
 
-Authoring mistakes (unknown function or case, missing files) print one clear
-line and exit with status 2.
+A course is a folder anywhere on disk (stepwise.course says its layout). A build that meets an
+authoring mistake prints it with file, line and the fix, and exits with status 1; `new` and
+`trace` exit with status 2 on a bad argument.
 """
 from __future__ import annotations
 
@@ -19,11 +22,15 @@ from steptrace.watchdog import run_case_watched
 
 from . import scaffold
 from . import scenario as scenarios
+from .course import BuildError, Course
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="stepwise", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
+    for name, what in (("build", "build a course's static site"),
+                       ("serve", "build a course's site and serve it on 127.0.0.1")):
+        _site_options(commands.add_parser(name, help=what, description=what), serving=name == "serve")
     trace = commands.add_parser("trace", help="run one scenario case and print its trace")
     trace.add_argument("source", help="repo path of the shown file, e.g. py/s08/core/runtime.py")
     trace.add_argument("--scenario", required=True, help="scenario file, e.g. scenarios/s08.toml")
@@ -36,10 +43,12 @@ def main(argv: list[str] | None = None) -> int:
     new = commands.add_parser("new", help="start a lesson that builds at once (docs/authoring.md's example)")
     new.add_argument("slug", help="the lesson's name, lower_snake_case, e.g. week3")
     new.add_argument("--root", type=Path, default=Path("."),
-                     help="the course's root, holding py/, scenarios/ and site/lessons/ (default: here)")
+                     help="the course's folder, holding py/, scenarios/ and lessons/ (default: here)")
     args = parser.parse_args(argv)
     if args.command == "new":
         return _new(args.slug, args.root)
+    if args.command in ("build", "serve"):
+        return _site(args)
     try:
         text, root = _trace(args)
     except (scenarios.ScenarioError, RunnerError, KeyError, OSError) as error:
@@ -54,6 +63,50 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _site_options(parser: argparse.ArgumentParser, serving: bool) -> None:
+    parser.add_argument("course", nargs="?", type=Path, default=Path("."), metavar="COURSE_DIR",
+                        help="the course's folder, holding lessons/, scenarios/ and its code (default: here)")
+    parser.add_argument("--out", type=Path, help="where the site is written (default: COURSE_DIR/dist)")
+    parser.add_argument("--lessons", type=Path, action="append",
+                        help="a folder of lesson folders instead of COURSE_DIR/lessons (repeatable)")
+    if serving:
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--watch", action="store_true",
+                            help="rebuild when a lesson, scenario, source or front-end file changes")
+        parser.add_argument("--no-isolation", action="store_true",
+                            help="serve without COOP/COEP (a runaway run then reboots the worker)")
+        parser.add_argument("--verbose", action="store_true", help="log every request")
+
+
+def _site(args: argparse.Namespace) -> int:
+    """`build` and `serve`. Serving with --watch survives a failed build: the site then shows the error
+    (or keeps the last good build) and is rebuilt on the next save."""
+    from .serving import failed_page, serve, watch
+    from .site_build import build
+
+    out = (args.out or args.course / "dist").resolve()
+    watching = args.command == "serve" and args.watch
+    try:
+        course = Course.at(args.course, [folder.resolve() for folder in args.lessons or []] or None)
+    except BuildError as error:
+        print(f"stepwise: error: {error}", file=sys.stderr)
+        return 2
+    try:
+        lessons = build(out, course)
+    except BuildError as error:
+        print(f"build failed: {error}", file=sys.stderr, flush=True)
+        if not watching:
+            return 1
+        print("watching: fix the file above and save; the site is rebuilt then", file=sys.stderr, flush=True)
+        failed_page(out, str(error))
+        lessons = []
+    if args.command == "serve":
+        if watching:
+            watch(out, course, lessons)
+        serve(out, args.port, isolation=not args.no_isolation)
+    return 0
+
+
 def _new(slug: str, root: Path) -> int:
     try:
         written = scaffold.scaffold(slug, root)
@@ -62,8 +115,8 @@ def _new(slug: str, root: Path) -> int:
         return 2
     for path in written:
         print(f"wrote {path}")
-    print(f"next: edit py/{slug}/core/tally.py and scenarios/{slug}.toml, then `make serve` "
-          "(docs/authoring.md has every key)")
+    print(f"next: `stepwise serve {root} --watch`, then edit py/{slug}/core/tally.py and "
+          f"scenarios/{slug}.toml (docs/authoring.md has every key)")
     return 0
 
 

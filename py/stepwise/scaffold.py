@@ -76,9 +76,9 @@ def files(slug: str) -> dict[str, str]:
         f"py/{slug}/core/tally.py": SOURCE,
         f"scenarios/{slug}/setup.py": SETUP.format(slug=slug),
         f"scenarios/{slug}.toml": SCENARIOS.format(slug=slug),
-        f"site/lessons/{slug}/lesson.toml": LESSON.format(slug=slug),
-        f"site/lessons/{slug}/lesson.zh.md": PROSE["zh"],
-        f"site/lessons/{slug}/lesson.en.md": PROSE["en"],
+        f"lessons/{slug}/lesson.toml": LESSON.format(slug=slug),
+        f"lessons/{slug}/lesson.zh.md": PROSE["zh"],
+        f"lessons/{slug}/lesson.en.md": PROSE["en"],
     }
 
 

@@ -1,9 +1,9 @@
 // Prove a lesson's cases at build time: run each one in the pinned Pyodide (under node) exactly as
-// the page's worker will, and report how it ended with its whole trace. build.py decides what is an
+// the page's worker will, and report how it ended with its whole trace. stepwise.prover decides what is an
 // authoring mistake, and ships each trace so the page shows a case without booting Python.
 //
-//   node prove-cases.mjs REPO < request.json > one JSON line per case
-//   request: {files: [repo path], roots: [repo path of a folder to import from],
+//   node prove-cases.mjs < request.json > one JSON line per case
+//   request: {files: {served path: file on disk}, roots: [served path of a folder to import from],
 //             cases: [{function, case, source, module, setup, entry, seconds, events}]}
 //
 // Pyodide runs in a worker thread, watched from here, so that no case can stall the build: past its
@@ -15,7 +15,8 @@
 // recorded nothing (a hang in its setup), or that its runs again do not bring there, is answered as one
 // that could not be stopped. Writing a trace ("finishing") is never cut short.
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { watchStuckProbe } from "../js/stuck-probe.js";
 
@@ -30,19 +31,18 @@ if (isMainThread) {
 }
 
 async function proveAll() {
-  const repo = process.argv[2];
   const request = JSON.parse(readFileSync(0, "utf-8"));
   const shared = new SharedArrayBuffer(8);   // byte 0: Python's interrupt buffer; Int32 at 4: events recorded
   const interrupt = new Uint8Array(shared, 0, 1);
   const progress = new Int32Array(shared, 4, 1);
   let worker = null;
   for (const item of request.cases) {
-    worker ??= boot(repo, request, shared);
+    worker ??= boot(request, shared);
     let answer = await watched(worker, item, interrupt, progress);
     if (answer.unstoppable) {
       await worker.terminate();
       worker = null;
-      answer = await broughtBack(() => boot(repo, request, shared), item, answer, interrupt, progress);
+      answer = await broughtBack(() => boot(request, shared), item, answer, interrupt, progress);
     }
     delete answer.unstoppable;
     delete answer.atLimit;
@@ -68,9 +68,9 @@ async function alone(worker, item, interrupt, progress) {
   }
 }
 
-function boot(repo, request, shared) {
+function boot(request, shared) {
   return new Worker(new URL(import.meta.url), {
-    workerData: { repo, files: request.files, roots: request.roots, shared },
+    workerData: { files: request.files, roots: request.roots, shared },
   });
 }
 
@@ -117,14 +117,15 @@ function watched(worker, item, interrupt, progress) {
 }
 
 async function serve() {
-  const { loadPyodide } = await import("pyodide");
-  const { repo, files, roots, shared } = workerData;
+  // An installed stepwise names the pinned package's entry (its node_modules is not above this file).
+  const { loadPyodide } = await import(process.env.STEPWISE_PYODIDE ? pathToFileURL(process.env.STEPWISE_PYODIDE).href : "pyodide");
+  const { files, roots, shared } = workerData;
   // A fixed string hash: a set's order, and so a trace, is the same on every build (the page's is random).
   const pyodide = await loadPyodide({ stdout: () => {}, stderr: () => {}, env: { PYTHONHASHSEED: "0" } });
-  for (const path of files) {
+  for (const [path, disk] of Object.entries(files)) {
     const target = `/repo/${path}`;
     pyodide.FS.mkdirTree(dirname(target));
-    pyodide.FS.writeFile(target, readFileSync(join(repo, path)));
+    pyodide.FS.writeFile(target, readFileSync(disk));
   }
   pyodide.runPython(`import sys\nfor root in ${JSON.stringify(roots.map((r) => `/repo/${r}`))}:\n    sys.path.insert(0, root)`);
   const runCase = pyodide.runPython("from steptrace.runner import run_case\nrun_case");

@@ -11,7 +11,10 @@
 // stdlib-rest-modules.txt).
 // Members are stored, not deflated: the transfer compression then sees the whole archive at once.
 import { writeFileSync } from "node:fs";
-import { loadPyodide } from "pyodide";
+import { pathToFileURL } from "node:url";
+
+// An installed stepwise names the pinned package's entry (its node_modules is not above this file).
+const { loadPyodide } = await import(process.env.STEPWISE_PYODIDE ? pathToFileURL(process.env.STEPWISE_PYODIDE).href : "pyodide");
 
 const [stdlib, coreOut, restOut, ...modules] = process.argv.slice(2);
 const pyodide = await loadPyodide({ stdLibURL: stdlib, stdout: () => {}, stderr: (line) => process.stderr.write(`${line}\n`) });

@@ -68,7 +68,7 @@ def _serve(out: Path, *options: str):
 @pytest.fixture(scope="session")
 def lessons_server(tmp_path_factory):
     """The site with the test-only lessons (tests/fixtures/lessons) added; yields the origin."""
-    yield from _serve(tmp_path_factory.mktemp("dist-lessons"), "--lessons", "site/lessons",
+    yield from _serve(tmp_path_factory.mktemp("dist-lessons"), "--lessons", "lessons",
                       "--lessons", "tests/fixtures/lessons")
 
 

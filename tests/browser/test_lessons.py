@@ -1,6 +1,6 @@
 """Every lesson's page, and the test-only textbook lesson driven as a reader would.
 
-The site is built with site/lessons and tests/fixtures/lessons (`lessons_server`). Every case of
+The site is built with lessons/ and tests/fixtures/lessons (`lessons_server`). Every case of
 every debugger on every page is Run and its output compared with untraced CPython: a lesson
 added the README's way is covered with no test edited. The textbook lesson (shortest routes:
 a dataclass, a generator, recursion, a closure, a class and an exception) is then stepped:
