@@ -18,13 +18,14 @@ MEASURE = """async ([cases, rounds]) => {
   const { WorkerClient } = await import(new URL('assets/js/worker-client.js', document.baseURI + '../').href);
   const page = stepwise.worker;
   await page.boot();
-  const options = { root: page.root, files: page.files, pythonRoot: page.pythonRoot, pyodide: page.pyodide,
+  const options = { root: page.root, files: page.files, pythonRoots: page.pythonRoots, pyodide: page.pyodide,
                     warmup: page.warmup };
   const lesson = JSON.parse(document.getElementById('lesson-data').textContent);
   const request = (name, id) => {
     const fn = lesson.functions[name];
     const [setup, entry] = fn.code[id];
-    return { source: lesson.source, module: lesson.module, setup, entry, function: name, case: id, limits: fn.limits };
+    return { source: fn.source, module: lesson.sources[fn.source].module, setup, entry, function: name, case: id,
+             limits: fn.limits };
   };
   const timed = async (worker, req) => {
     const t = performance.now();

@@ -106,7 +106,7 @@ def write_bench_page(site: Path, name: str, package: str, modules: dict[str, str
         (folder / file).write_text(text, encoding="utf-8")
     files = [*lesson["files"], *(f"py/{package}/{file}" for file in ("__init__.py", *modules))]
     options = {"root": lesson["root"].removeprefix("../") or ".", "files": files,
-               "pythonRoot": lesson.get("pythonRoot", "py"), "pyodide": lesson["pyodide"]}
+               "pythonRoots": lesson["pythonRoots"], "pyodide": lesson["pyodide"]}
     text = json.dumps({"options": options, **data}).replace("</", "<\\/")
     page = BENCH_PAGE.replace("__TITLE__", name).replace("__NAME__", name).replace("__DATA__", text)
     (site / f"{name}.html").write_text(page, encoding="utf-8")

@@ -1,8 +1,9 @@
 """asyncio in the shown code, recorded alike on CPython and in Pyodide (the build's node and the page's
 worker, neither of which may offer WebAssembly stack switching): `asyncio.run`, `gather`, `sleep`, an
 async generator driven by `async for`. Coroutine frames are stepped like functions: a call, the lines,
-and a return, with suspensions in between. The test-only lesson tests/fixtures/lessons/errands runs in
-the page too (tests/browser/test_lessons.py runs every case of every lesson).
+and a return, with suspensions in between. The test-only lesson tests/fixtures/lessons/routes shows it as
+its second file, and runs it in the page too (tests/browser/test_lessons.py runs every case of every
+lesson).
 """
 from __future__ import annotations
 

@@ -165,9 +165,13 @@ MISTAKES = {
     "unknown key in lesson.toml": ("lesson", 'summary_en = ', 'summary = "x"\nsummary_en = ',
                                    r"lesson\.toml:(\d+): unknown key 'summary'; lesson\.toml takes `scenarios`",
                                    'summary = "x"'),
-    "two scenario files in lesson.toml": ("lesson", 'summary_en = ', 'summary_en = ',
-                                          r"lesson\.toml: `scenarios` is a list; a lesson shows one source file",
-                                          None),
+    "one file named twice in lesson.toml": ("lesson", 'summary_en = ', 'summary_en = ',
+                                            r"lesson\.toml: two scenario files show py/s08/core/runtime\.py", None),
+    "a debugger's file not in the lesson": ("zh", "```debugger\nsplit_history",
+                                            "```debugger\npy/s01/core/runtime.py split_history",
+                                            r"lesson\.zh\.md:(\d+): py/s01/core/runtime\.py is not a file of this "
+                                            r"lesson; lesson\.toml's scenario files show py/s08/core/runtime\.py",
+                                            "py/s01/core/runtime.py split_history"),
     "unknown method": ("toml", 'name = "trim_results"', 'name = "Runtime.trim_results"',
                        r"s08\.toml:(\d+): unknown function 'Runtime\.trim_results'", 'name = "Runtime.trim_results"'),
     "limits out of range": ("toml", "seconds = 0.7", "seconds = 0",
@@ -197,9 +201,9 @@ def test_authoring_mistake_names_file_line_and_fix(authoring, tmp_path, mistake)
     path = {"toml": toml, "zh": lessons / "s08" / "lesson.zh.md", "en": lessons / "s08" / "lesson.en.md",
             "lesson": lessons / "s08" / "lesson.toml"}[which]
     edit(path, old, new)
-    if mistake == "two scenario files in lesson.toml":
-        edit(path, 'scenarios = "', 'scenarios = ["scenarios/s01.toml", "')
-        edit(path, '.toml"\n', '.toml"]\n')
+    if mistake == "one file named twice in lesson.toml":
+        named = re.search(r'scenarios = (".*?")\n', path.read_text(encoding="utf-8")).group(1)
+        edit(path, f"scenarios = {named}", f"scenarios = [{named}, {named}]")
     stderr = fails_with(lessons, tmp_path, pattern)
     if on_line is not None:
         line = int(re.search(pattern, stderr).group(1))
@@ -292,7 +296,8 @@ def test_a_case_stuck_in_c_or_swallowing_its_stops_is_kept_up_to_where_it_was(tm
     shutil.copytree(REPO / "tests" / "fixtures" / "lessons" / "routes", lessons / "routes")
     shutil.copytree(REPO / "tests" / "fixtures" / "scenarios", scenarios)
     toml = lessons / "routes" / "lesson.toml"
-    edit(toml, 'scenarios = "tests/fixtures/scenarios/routes.toml"', f'scenarios = "{scenarios / "routes.toml"}"')
+    toml.write_text(toml.read_text(encoding="utf-8").replace('"tests/fixtures/scenarios/', f'"{scenarios}/'),
+                    encoding="utf-8")
     with (scenarios / "routes" / "setup.py").open("a", encoding="utf-8") as setup:
         setup.write("class Stuck(dict):\n    def get(self, key, default=None):\n        return sum(range(10 ** 15))\n"
                     "if scenario == 'town':\n    town.roads = Stuck(town.roads)\n")
@@ -488,3 +493,19 @@ def test_stepwise_new_refuses_a_slug_that_could_not_build(tmp_path, capsys, slug
     assert cli.main(["new", slug, "--root", str(tmp_path)]) == 2
     assert said in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_two_files_in_one_lesson_need_different_function_names(tmp_path):
+    """A lesson may show several files (lesson.toml's `scenarios` a list), but a function name is a page's id
+    (its debugger's anchor, `f=` in a link, its traces' file names): two files that both offer `tally` are
+    refused, with the file that has it first."""
+    stepwise = [sys.executable, "-m", "stepwise"]
+    for slug in ("week1", "week2"):
+        assert subprocess.run([*stepwise, "new", slug, "--root", str(tmp_path)], capture_output=True).returncode == 0
+    shutil.rmtree(tmp_path / "lessons" / "week2")
+    edit(tmp_path / "lessons" / "week1" / "lesson.toml", 'scenarios = "scenarios/week1.toml"',
+         'scenarios = ["scenarios/week1.toml", "scenarios/week2.toml"]')
+    result = subprocess.run([*stepwise, "build", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 1
+    assert re.search(r"week2\.toml: 'tally' is also in scenarios/week1\.toml; the debuggers of one lesson need "
+                     r"different function names", result.stderr), result.stderr

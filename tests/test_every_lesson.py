@@ -1,6 +1,6 @@
 """Every case of every lesson, found on disk: untraced CPython, traced CPython and traced Pyodide agree.
 
-A lesson added the README's way (lessons/<slug>/) is covered here with no test edited, and
+A lesson added the README's way (lessons/<slug>/, one or more scenario files) is covered here with no test edited, and
 so is the test-only lesson under tests/fixtures/lessons/. For each function and case: the three
 runs print the same (temp names and object addresses aside), end the same way, leave the same
 files, record a valid trace without recorder faults and within the lesson's limits. The page's
@@ -24,21 +24,24 @@ REPO = Path(__file__).resolve().parents[1]
 LESSON_DIRS = [REPO / "lessons", REPO / "tests" / "fixtures" / "lessons"]
 
 
-def lessons() -> list[tuple[str, scenario.Scenarios]]:
+def lessons() -> list[tuple[str, list[scenario.Scenarios]]]:
+    """(slug, its scenario files: one per shown source) of every lesson on disk."""
     found = []
     for folder in LESSON_DIRS:
         for meta_path in sorted(folder.glob("*/lesson.toml")):
-            meta = tomllib.loads(meta_path.read_text(encoding="utf-8"))
-            data = scenario.load(REPO / meta["scenarios"], REPO)
-            found.append((meta_path.parent.name, data))
-            if str(REPO / data.python_root) not in sys.path:   # where the lesson's module is imported from
-                sys.path.insert(0, str(REPO / data.python_root))
+            named = tomllib.loads(meta_path.read_text(encoding="utf-8"))["scenarios"]
+            files = [scenario.load(REPO / name, REPO) for name in ([named] if isinstance(named, str) else named)]
+            found.append((meta_path.parent.name, files))
+            for data in files:
+                if str(REPO / data.python_root) not in sys.path:   # where the lesson's module is imported from
+                    sys.path.insert(0, str(REPO / data.python_root))
     return found
 
 
 LESSONS = lessons()
-CASES = [(slug, name, case) for slug, data in LESSONS for name, fn in data.functions.items() for case in fn.cases]
-BY_SLUG = dict(LESSONS)
+# (slug, function) -> the scenario file it is in: a lesson's function names are unique (stepwise.lessons).
+SCENARIO_OF = {(slug, name): data for slug, files in LESSONS for data in files for name in data.functions}
+CASES = [(slug, name, case) for (slug, name), data in SCENARIO_OF.items() for case in data.functions[name].cases]
 
 
 def normalise(text: str) -> str:
@@ -68,13 +71,13 @@ def run_here(data: scenario.Scenarios, name: str, case: str, **options) -> dict:
 
 @pytest.fixture(scope="module")
 def untraced() -> dict:
-    return {(slug, name, case): outcome(run_here(BY_SLUG[slug], name, case, record=False))
+    return {(slug, name, case): outcome(run_here(SCENARIO_OF[(slug, name)], name, case, record=False))
             for slug, name, case in CASES}
 
 
 @pytest.mark.parametrize("slug, name, case", CASES)
 def test_case_traced_on_cpython_is_faithful(untraced, slug, name, case):
-    doc = run_here(BY_SLUG[slug], name, case)
+    doc = run_here(SCENARIO_OF[(slug, name)], name, case)
     check_document(doc)
     assert doc["stats"]["internal_errors"] == []
     assert doc["end"]["status"] != "stopped", f"{slug} {name} {case} hit a limit on CPython: {doc['end']}"
@@ -105,7 +108,7 @@ def comparable(text: str) -> dict:
 
 @pytest.mark.parametrize("slug, name, case", CASES)
 def test_case_traced_in_pyodide_matches_cpython(pyodide, untraced, shipped, slug, name, case):
-    data = BY_SLUG[slug]
+    data = SCENARIO_OF[(slug, name)]
     setup, entry = data.code(name, case)
     limits = data.functions[name].limits
     code = ("from steptrace.runner import run_case\n"

@@ -20,18 +20,29 @@ LANGS = ("zh", "en")
 
 
 @dataclass
+class ShownFile:
+    """One source file a lesson's debuggers step through, with the scenario file that says its cases."""
+    scenarios: scenarios.Scenarios
+    # Every top-level function and class of the file, for the "helpers" part of each setup section.
+    helpers: list[Snippet]
+    # [first, last, name] of every definition in it (stepwise.targets.spans): what the code pane shows
+    # around a frame, and the function a breakpoint's line is in.
+    spans: list[list]
+
+    @property
+    def source(self) -> str:
+        return self.scenarios.source
+
+
+@dataclass
 class Lesson:
     slug: str
     title: dict[str, str]
     summary: dict[str, str]
-    scenarios: scenarios.Scenarios
+    shown: list[ShownFile]      # one per scenario file lesson.toml names, in its order
     # Per language, alternating prose HTML and widget specs (same widgets in both).
     parts: dict[str, list] = field(default_factory=dict)
     widgets: list[dict] = field(default_factory=list)
-    # Every top-level function and class of the shown source, for the "helpers" part of each setup section.
-    functions: list[Snippet] = field(default_factory=list)
-    # [first, last] of every definition in the shown source: what the code pane shows around a frame.
-    spans: list[list] = field(default_factory=list)   # [first, last, name] (stepwise.targets.spans)
     # (function, case) -> its trace recorded by the build in Pyodide (JSON text).
     traces: dict[tuple[str, str], str] = field(default_factory=dict)
     # What the page's worker writes into Python's file system, as served -> the file on disk (worker_files).
@@ -75,7 +86,8 @@ def split_prose(path: Path) -> tuple[str, list[tuple[str, str]], list[str]]:
     return title, widgets, chunks
 
 
-LESSON_KEYS = {"scenarios": "the scenario file's path from the course's root, one string: one source file per lesson",
+LESSON_KEYS = {"scenarios": "the scenario file's path from the course's folder, or a list of them: one per source "
+                            "file the lesson's debuggers show",
                "summary_zh": "the index page's one-line summary in Chinese",
                "summary_en": "the index page's one-line summary in English"}
 
@@ -93,23 +105,9 @@ def load_lesson(folder: Path, course: Course) -> Lesson:
                      if re.match(rf"\s*{re.escape(unknown[0])}\s*=", text)), None)
         raise BuildError(f"{meta_path}{f':{line}' if line else ''}: unknown key {unknown[0]!r}; lesson.toml takes "
                          + "; ".join(f"`{key}` ({what})" for key, what in LESSON_KEYS.items()))
-    if isinstance(meta.get("scenarios"), list):
-        raise BuildError(f"{meta_path}: `scenarios` is a list; a lesson shows one source file, so it names one "
-                         "scenario file (a string). Put each further file in a lesson of its own.")
-    for key in LESSON_KEYS:
-        if not isinstance(meta.get(key), str):
-            raise BuildError(f"{meta_path}: missing `{key}` ({LESSON_KEYS[key]})")
-    try:
-        data = scenarios.load(course.path(meta["scenarios"]), course.root)
-    except scenarios.ScenarioError as error:
-        raise BuildError(str(error)) from None
-    lesson = Lesson(folder.name, {}, {"zh": meta["summary_zh"], "en": meta["summary_en"]}, data)
-    source = course.path(data.source)
-    tree = ast.parse(source.read_text("utf-8"))
-    lesson.functions = [function_snippet(source, node.name, str(meta_path))
-                        for node in tree.body if isinstance(node, targets.DEFINITIONS)]
-    lesson.spans = targets.spans(tree)
-    lesson.files = worker_files(data.source, course)
+    lesson = Lesson(folder.name, {}, {"zh": _text(meta, "summary_zh", meta_path),
+                                      "en": _text(meta, "summary_en", meta_path)}, _shown(meta, meta_path, course))
+    lesson.files = {name: path for file in lesson.shown for name, path in worker_files(file.source, course).items()}
     md = markdown()
     reference = None
     for lang in LANGS:
@@ -121,12 +119,47 @@ def load_lesson(folder: Path, course: Course) -> Lesson:
         plain = [(kind, arg) for kind, arg, _ in widgets]
         if reference is None:
             reference = (path, plain)
-            lesson.widgets = [widget_spec(kind, arg, data, f"{path}:{line}", course) for kind, arg, line in widgets]
+            lesson.widgets = [widget_spec(kind, arg, lesson, f"{path}:{line}", course) for kind, arg, line in widgets]
         elif plain != reference[1]:
             raise BuildError(f"{path}: its widget blocks {plain} differ from {reference[0].name}'s "
                              f"{reference[1]}; both languages need the same blocks in the same order")
         lesson.parts[lang] = [Markup(md.render(chunk)) for chunk in chunks]
     return lesson
+
+
+def _text(meta: dict, key: str, meta_path: Path) -> str:
+    if not isinstance(meta.get(key), str):
+        raise BuildError(f"{meta_path}: missing `{key}` ({LESSON_KEYS[key]})")
+    return meta[key]
+
+
+def _shown(meta: dict, meta_path: Path, course: Course) -> list[ShownFile]:
+    """The files lesson.toml's `scenarios` names, each loaded and checked. Function names are a page's ids
+    (a debugger's anchor, `f=` in a link, a trace's file name), so no two files may share one."""
+    named = meta.get("scenarios")
+    named = [named] if isinstance(named, str) else named
+    if not named or not isinstance(named, list) or not all(isinstance(n, str) and n for n in named):
+        raise BuildError(f"{meta_path}: missing `scenarios` ({LESSON_KEYS['scenarios']}), e.g. "
+                         'scenarios = "scenarios/week3.toml" or scenarios = ["scenarios/a.toml", "scenarios/b.toml"]')
+    shown, seen = [], {}
+    for name in named:
+        try:
+            data = scenarios.load(course.path(name), course.root)
+        except scenarios.ScenarioError as error:
+            raise BuildError(str(error)) from None
+        if data.source in {file.source for file in shown}:
+            raise BuildError(f"{meta_path}: two scenario files show {data.source}; a lesson names each file once")
+        for function in data.functions:
+            if function in seen:
+                raise BuildError(f"{data.path}: {function!r} is also in {seen[function]}; the debuggers of one "
+                                 "lesson need different function names (put one file in a lesson of its own)")
+            seen[function] = course.named(data.path)
+        source = course.path(data.source)
+        tree = ast.parse(source.read_text("utf-8"))
+        helpers = [function_snippet(source, node.name, str(meta_path))
+                   for node in tree.body if isinstance(node, targets.DEFINITIONS)]
+        shown.append(ShownFile(data, helpers, targets.spans(tree)))
+    return shown
 
 
 def worker_files(source: str, course: Course) -> dict[str, Path]:
@@ -145,17 +178,12 @@ def worker_files(source: str, course: Course) -> dict[str, Path]:
     return dict(sorted({**files, **own}.items()))
 
 
-def widget_spec(kind: str, arg: str, data: scenarios.Scenarios, where: str, course: Course) -> dict:
-    """What one ```debugger or ```source block of the prose shows."""
-    if kind == "debugger":
-        if arg not in data.functions:
-            raise BuildError(f"{where}: unknown function {arg!r} in ```debugger; "
-                             f"{data.path.name} has {', '.join(data.functions)}")
-        spec = data.functions[arg]
-        source = course.path(data.source)
-        return {"kind": "debugger", "function": arg, "spec": spec, "snippet": file_snippet(source, arg, where),
-                "title": f"{data.source.removeprefix('py/')} · {arg}"}
+def widget_spec(kind: str, arg: str, lesson: Lesson, where: str, course: Course) -> dict:
+    """What one ```debugger block (`<function>`, or `<file> <function>`) or ```source block (`<file>
+    <function>`) of the prose shows."""
     parts = arg.split()
+    if kind == "debugger":
+        return _debugger(parts, lesson, where)
     if len(parts) != 2:
         raise BuildError(f"{where}: a ```source block holds `<path> <function>`, got {arg!r}")
     path = course.path(parts[0])
@@ -164,3 +192,22 @@ def widget_spec(kind: str, arg: str, data: scenarios.Scenarios, where: str, cour
     return {"kind": "source", "path": parts[0], "function": parts[1],
             "snippet": function_snippet(path, parts[1], where),
             "title": f"{parts[0].removeprefix('py/')} · {parts[1]}"}
+
+
+def _debugger(parts: list[str], lesson: Lesson, where: str) -> dict:
+    if len(parts) not in (1, 2):
+        raise BuildError(f"{where}: a ```debugger block holds `<function>` or `<path> <function>`, got "
+                         f"{' '.join(parts)!r}")
+    name = parts[-1]
+    files = [file for file in lesson.shown if len(parts) == 1 or file.source == parts[0]]
+    if not files:
+        raise BuildError(f"{where}: {parts[0]} is not a file of this lesson; lesson.toml's scenario files show "
+                         f"{', '.join(file.source for file in lesson.shown)}")
+    found = next((file for file in files if name in file.scenarios.functions), None)
+    if found is None:
+        known = "; ".join(f"{file.scenarios.path.name} has {', '.join(file.scenarios.functions)}" for file in files)
+        raise BuildError(f"{where}: unknown function {name!r} in ```debugger; {known}")
+    data = found.scenarios
+    return {"kind": "debugger", "function": name, "spec": data.functions[name], "file": found,
+            "labels": data.labels, "snippet": file_snippet(found.scenarios.root / data.source, name, where),
+            "title": f"{data.source.removeprefix('py/')} · {name}"}

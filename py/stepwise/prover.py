@@ -29,22 +29,33 @@ def prove_cases(lesson: Lesson, tools: Toolchain) -> list[str]:
     A case is an authoring mistake when its setup or entry raises, when it hits a limit, when the
     recorder faults, or when it ends otherwise than its `outcomes` declare.
     """
-    data = lesson.scenarios
-    cases = []
-    for name, spec in data.functions.items():
-        for case in spec.cases:
-            setup, entry = data.code(name, case)
-            cases.append({"function": name, "case": case, "source": data.source, "module": data.module,
-                          "setup": setup, "entry": entry, "seconds": spec.limits.seconds * BUILD_TIME_FACTOR,
-                          "events": spec.limits.events})
-    try:
-        answers = _answers(lesson.files, [data.python_root, "py"], cases, tools)
-    except RuntimeError as error:
-        return [f"{data.path}: proving the cases in Pyodide failed: {error}"]
-    lesson.traces = {(answer["function"], answer["case"]): shipped(answer["trace"])
-                     for answer in answers if answer.get("ok")}
-    _notes(data, answers)
-    return [problem for answer in answers if (problem := case_problem(data, answer))]
+    roots = python_roots(lesson)
+    problems = []
+    for file in lesson.shown:
+        data = file.scenarios
+        cases = []
+        for name, spec in data.functions.items():
+            for case in spec.cases:
+                setup, entry = data.code(name, case)
+                cases.append({"function": name, "case": case, "source": data.source, "module": data.module,
+                              "setup": setup, "entry": entry, "seconds": spec.limits.seconds * BUILD_TIME_FACTOR,
+                              "events": spec.limits.events})
+        try:
+            answers = _answers(lesson.files, roots, cases, tools)
+        except RuntimeError as error:
+            problems.append(f"{data.path}: proving the cases in Pyodide failed: {error}")
+            continue
+        lesson.traces.update({(answer["function"], answer["case"]): shipped(answer["trace"])
+                              for answer in answers if answer.get("ok")})
+        _notes(data, answers)
+        problems += [problem for answer in answers if (problem := case_problem(data, answer))]
+    return problems
+
+
+def python_roots(lesson: Lesson) -> list[str]:
+    """Where the lesson's modules are imported from, in the order they go onto `sys.path` (each at its
+    front): the recorder's `py` last, so that it comes first."""
+    return [*sorted({file.scenarios.python_root for file in lesson.shown} - {"py"}), "py"]
 
 
 def _answers(files: dict[str, Path], roots: list[str], cases: list[dict], tools: Toolchain) -> list[dict]:

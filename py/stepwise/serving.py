@@ -33,12 +33,13 @@ def watched_files(lessons: list[Lesson], course: Course) -> dict[Path, float]:
             named = tomllib.loads(meta.read_text(encoding="utf-8")).get("scenarios")
         except (OSError, tomllib.TOMLDecodeError):
             continue
-        folder = course.path(named).parent if isinstance(named, str) else None
-        if folder is not None and folder.is_dir():
-            paths.update(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        for name in [named] if isinstance(named, str) else named if isinstance(named, list) else []:
+            folder = course.path(str(name)).parent
+            if folder.is_dir():
+                paths.update(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     for lesson in lessons:
-        data = lesson.scenarios
-        paths.update({data.path, data.setup_path, *lesson.files.values()})
+        paths.update(lesson.files.values())
+        paths.update(path for file in lesson.shown for path in (file.scenarios.path, file.scenarios.setup_path))
     stamps = {}
     for path in paths:
         try:

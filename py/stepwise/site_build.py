@@ -18,7 +18,7 @@ from steptrace.capture import OUTPUT_CAP
 from . import assets, pyodide_files, toolchain
 from .course import BuildError, Course
 from .lessons import LANGS, Lesson, load_lesson
-from .prover import prove_cases
+from .prover import prove_cases, python_roots
 from .stylesheet import pygments_css, themed
 from .toolchain import Toolchain
 
@@ -28,16 +28,15 @@ CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'se
 
 
 def page_data(lesson: Lesson, root: str, pyodide: str) -> dict:
-    """The JSON the page's script reads: sources to load, where Pyodide is, and per function its cases
-    and stages."""
-    data = lesson.scenarios
+    """The JSON the page's script reads: the files the worker loads, where Pyodide is, each shown file's
+    module and definitions, and per function its file, cases and stages."""
     functions = {}
     for widget in lesson.widgets:
         if widget["kind"] != "debugger":
             continue
-        spec = widget["spec"]
+        spec, data = widget["spec"], widget["file"].scenarios
         functions[spec.name] = {
-            "first_line": spec.first_line, "last_line": spec.last_line, "kind": spec.kind,
+            "source": data.source, "first_line": spec.first_line, "last_line": spec.last_line, "kind": spec.kind,
             "cases": [{"id": c, **data.labels[c]} for c in spec.cases],
             "stages": [{"line": s.line, "zh": s.zh, "en": s.en} for s in spec.stages],
             # Each case's code exactly as it runs: composed once, here (stepwise.scenario).
@@ -47,11 +46,11 @@ def page_data(lesson: Lesson, root: str, pyodide: str) -> dict:
             "recorded": {case: trace_path(spec.name, case) for case in spec.cases
                          if (spec.name, case) in lesson.traces},
         }
-    return {"lesson": lesson.slug, "source": data.source, "module": data.module, "history": data.history,
-            "outputCap": OUTPUT_CAP,
-            "root": root, "files": list(lesson.files), "pythonRoot": data.python_root,
-            "pyodide": f"pyodide/{pyodide}/",
-            "functions": functions, "spans": lesson.spans}
+    sources = {file.source: {"module": file.scenarios.module, "history": file.scenarios.history, "spans": file.spans}
+               for file in lesson.shown}
+    return {"lesson": lesson.slug, "outputCap": OUTPUT_CAP, "root": root, "files": list(lesson.files),
+            "pythonRoots": python_roots(lesson), "pyodide": f"pyodide/{pyodide}/",
+            "sources": sources, "functions": functions}
 
 
 PAGE_BUNDLE = "lesson.bundle.js"

@@ -259,7 +259,8 @@ export class Debugger extends EventTarget {
   }
 
   #fillHelpers() {
-    const template = /** @type {HTMLTemplateElement|null} */ (document.getElementById("source-functions"));
+    const template = /** @type {HTMLTemplateElement|null} */ (
+      document.querySelector(`template.source-functions[data-source="${CSS.escape(this.lesson.source)}"]`));
     const box = this.#el(".helpers");
     if (!template || box.childElementCount) return;
     for (const helper of /** @type {NodeListOf<HTMLElement>} */ (template.content.querySelectorAll(".helper"))) {

@@ -5,15 +5,21 @@ import { WorkerClient } from "./worker-client.js";
 
 const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
 const i18n = new I18n(JSON.parse(document.getElementById("i18n-data").textContent));
-const worker = new WorkerClient({ root: lesson.root, files: lesson.files, pythonRoot: lesson.pythonRoot,
+const worker = new WorkerClient({ root: lesson.root, files: lesson.files, pythonRoots: lesson.pythonRoots,
   pyodide: lesson.pyodide, warmup: firstCase(lesson) });
 
 /** The first debugger's first case, as a run request (the worker warms up on it). */
-function firstCase({ functions, source, module }) {
+function firstCase({ functions, sources }) {
   const [name, fn] = Object.entries(functions)[0] ?? [];
   if (!fn) return null;
   const [setup, entry] = fn.code[fn.cases[0].id];
-  return { source, module, setup, entry, function: name, case: fn.cases[0].id, limits: fn.limits };
+  return { source: fn.source, module: sources[fn.source].module, setup, entry, function: name,
+    case: fn.cases[0].id, limits: fn.limits };
+}
+
+/** What one debugger knows of its lesson: the lesson's, with its own file's source, module, spans and history. */
+function ownFile(fn) {
+  return { ...lesson, source: fn.source, ...lesson.sources[fn.source] };
 }
 
 // Boot progress: runtime → sources → ready.
@@ -45,7 +51,8 @@ const EMBEDDED = document.body.classList.contains("embed");
 const debuggers = new Map();
 for (const root of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("section.debugger"))) {
   const name = root.dataset.function;
-  const widget = new Debugger(root, { lesson, fn: lesson.functions[name], name, worker, i18n });
+  const widget = new Debugger(root, { lesson: ownFile(lesson.functions[name]), fn: lesson.functions[name], name,
+    worker, i18n });
   widget.addEventListener("change", () => linkLater(widget));
   debuggers.set(name, widget);
 }

@@ -1,7 +1,7 @@
 // The Python side of a lesson page: one module Web Worker running Pyodide.
 //
 // Messages are small plain objects with an explicit `type` (see worker-client.js for the page side):
-//   in:  {type: "init", files: [repoPath], root: url, pythonRoot: repoPath,
+//   in:  {type: "init", files: [path], root: url, pythonRoots: [path] (the recorder's "py" last),
 //         pyodide: folder path, warmup: run request | null, interrupt: SharedArrayBuffer(8) | null}
 //        {type: "run", id, source, module, setup, entry, function, case, limits: {maxEvents, timeLimit},
 //         probeFrom?: events, stopAt?: events} (runs again of a case the page had to terminate:
@@ -36,7 +36,7 @@ async function bootPython(indexURL) {
   return loadPyodide({ indexURL });
 }
 
-async function boot({ files, root, pythonRoot = "py", pyodide: folder, warmup = null, interrupt }) {
+async function boot({ files, root, pythonRoots = ["py"], pyodide: folder, warmup = null, interrupt }) {
   const started = performance.now();
   postMessage({ type: "progress", phase: "runtime" });
   const base = new URL(root.endsWith("/") ? root : root + "/", self.location.href);
@@ -65,11 +65,12 @@ async function boot({ files, root, pythonRoot = "py", pyodide: folder, warmup = 
   }
   restOfStdlib(pyodide, new URL(REST_FILE, indexURL).href);
   pyodideRef = pyodide;
-  // The recorder lives in py/, the lesson's code under its own root.
-  const lessonPath = `${MOUNT}/${pythonRoot}`;
+  // The lesson's code under its own roots, the recorder in py/: each in turn goes to the front of sys.path,
+  // py/ last, so no lesson's module hides the recorder's (as stepwise.prover's python_roots orders them).
+  const folders = pythonRoots.map((folder) => `${MOUNT}/${folder}`);
   runCase = pyodide.runPython(`
 import sys
-for folder in ("${MOUNT}/py", ${JSON.stringify(lessonPath)}):
+for folder in ${JSON.stringify(folders)}:
     if folder not in sys.path:
         sys.path.insert(0, folder)
     # Forget only this folder's finder (its listing predates the files just written);

@@ -34,18 +34,19 @@ const RERUN_SLACK_MS = 3_000;
 
 export class WorkerClient extends EventTarget {
   /**
-   * @param {{root: string, files: string[], pythonRoot?: string, pyodide: string, warmup?: object|null,
+   * @param {{root: string, files: string[], pythonRoots?: string[], pyodide: string, warmup?: object|null,
    *          deadlineMs?: number|null}} options
+   * `pythonRoots`: the folders (of `files`) the lesson's modules are imported from, the recorder's `py` last.
    * `pyodide`: the folder the build put Pyodide in (relative to `root`).
    * `warmup`: a run request the worker runs once at boot, unseen, so the reader's first run is a warm one.
    * `deadlineMs`: overrides each run's own deadline (`limits.deadlineMs`, from the scenario file).
    */
-  constructor({ root, files, pythonRoot = "py", pyodide, warmup = null, deadlineMs = null }) {
+  constructor({ root, files, pythonRoots = ["py"], pyodide, warmup = null, deadlineMs = null }) {
     super();
     this.warmup = warmup;
     this.root = root;
     this.files = files;
-    this.pythonRoot = pythonRoot;
+    this.pythonRoots = pythonRoots;
     this.pyodide = pyodide;
     this.deadlineMs = deadlineMs;
     this.writeTimeoutMs = TRACE_WRITE_MS;
@@ -89,7 +90,7 @@ export class WorkerClient extends EventTarget {
       this.#crashed(event.message || "worker error");
     };
     const root = new URL(this.root.endsWith("/") ? this.root : this.root + "/", document.baseURI).href;
-    this.worker.postMessage({ type: "init", files: this.files, root, pythonRoot: this.pythonRoot, pyodide: this.pyodide,
+    this.worker.postMessage({ type: "init", files: this.files, root, pythonRoots: this.pythonRoots, pyodide: this.pyodide,
       warmup: warm ? this.warmup : null, interrupt: this.interrupt });
   }
 

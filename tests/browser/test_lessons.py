@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
-from pages import ZH, Widget
+from pages import ZH, Widget, shared_link
 from playwright.sync_api import expect
-from test_every_lesson import CASES, LESSONS, normalise, outcome, run_here
+from test_every_lesson import CASES, LESSONS, SCENARIO_OF, normalise, outcome, run_here
 
 ROUTES = Path(__file__).resolve().parents[1] / "fixtures" / "py" / "textbook" / "routes.py"
 ROUTES_PATH = "tests/fixtures/py/textbook/routes.py"
@@ -41,7 +41,7 @@ def pages(chromium, lessons_server):
 
 
 def widget_for(pages, slug: str, name: str) -> Widget:
-    data = dict(LESSONS)[slug]
+    data = SCENARIO_OF[(slug, name)]
     return Widget(pages[slug].page, name, path=data.source.removeprefix("py/"))
 
 
@@ -51,7 +51,7 @@ def test_every_case_runs_in_the_page_as_in_cpython(pages, slug, name, case):
     widget.select(case)
     widget.press("run")
     expect(widget.status).to_have_text(re.compile(f"^({ZH['finished']}|{ZH['error']})$"), timeout=60_000)
-    expected = outcome(run_here(dict(LESSONS)[slug], name, case, record=False))
+    expected = outcome(run_here(SCENARIO_OF[(slug, name)], name, case, record=False))
     shown = widget.stdout.text_content()
     assert normalise(shown) == (expected["stdout"] or "（没有输出）")   # an empty run says so
 
@@ -154,3 +154,46 @@ def test_a_callers_view_of_an_object_is_its_newest(pages):
     expect(cache).to_contain_text(re.compile(r"saved\s*=\s*dict\[1\]\s*\{\('home', 'school'\)"))
     pages["routes"].page.evaluate("([name, line]) => stepwise.debuggers.get(name).toggleBreakpoint(line)",
                                   ["plan_trip", line])
+
+
+def test_a_second_file_steps_with_its_own_code_breakpoints_memory_and_link(pages, chromium, lessons_server):
+    """The routes lesson shows two files (lesson.toml names two scenario files): the errands debugger
+    steps through errands.py — its title, code pane, breakpoints, helpers and memory picture are that
+    file's — while plan_trip's stays on routes.py, and a link to a paused step in the second file opens
+    there again."""
+    from urllib.parse import parse_qs
+
+    from conftest import new_page
+    page = pages["routes"].page
+    errands_path = "tests/fixtures/py/textbook/errands.py"
+    lines = (ROUTES.parent / "errands.py").read_text(encoding="utf-8").splitlines()
+    gathered = next(n for n, text in enumerate(lines, 1) if text.strip().startswith("waited = 0"))
+    errands = Widget(page, "run_errands", path=errands_path)
+    expect(errands.root.locator(".dbg-code")).to_contain_text("asyncio.run(errands(todo))")
+    expect(errands.root.locator(".dbg-code")).not_to_contain_text("def plan_trip")
+    expect(widget_for(pages, "routes", "plan_trip").root.locator(".dbg-code")).not_to_contain_text("async def")
+    # Its setup section lists errands.py's functions, not routes.py's.
+    helpers = errands.root.locator(".helpers .helper")
+    errands.root.locator("details.setup summary").click()
+    expect(helpers.filter(has_text="async def ticks")).to_have_count(1)
+    expect(helpers.filter(has_text="class RouteCache")).to_have_count(0)
+    errands.reset("two")
+    # A breakpoint in errands(), a coroutine the entry reaches through asyncio.run, for now only in the API.
+    page.evaluate("([name, line]) => stepwise.debuggers.get(name).toggleBreakpoint(line)", ["run_errands", gathered])
+    errands.press("debug")
+    errands.expect_paused_in_helper(gathered, "errands")
+    expect(errands.variables).to_contain_text("bakery (3 min)")
+    memory = errands.root.get_by_role("region", name=re.compile("^内存 · "))
+    expect(memory.get_by_role("group", name="errands", exact=True)).to_have_count(1)
+    link = shared_link(page).removeprefix("#")
+    params = parse_qs(link)
+    assert params["f"] == ["run_errands"] and params["bp"] == [str(gathered)], params
+    shown = errands.snapshot()
+    reopened = new_page(chromium, lessons_server, link, lesson="routes")
+    try:
+        again = Widget(reopened.page, "run_errands", path=errands_path)
+        expect(again.status).to_have_text(shown["status"], timeout=60_000)
+        assert again.pressed_breakpoints() == [gathered]
+        assert reopened.problems() == []
+    finally:
+        reopened.context.close()
