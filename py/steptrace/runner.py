@@ -125,8 +125,8 @@ def pick_backend(name: str, recorder: Recorder):
     return monitor.MonitoringBackend(recorder)
 
 
-def run_case(source: str, module: str, setup: str, entry: str, *, form: str = "json", out: BinaryIO | None = None,
-             **options: Any) -> str | dict | None:
+def run_case(source: str, module: str | None, setup: str, entry: str, *, form: str = "json",
+             out: BinaryIO | None = None, **options: Any) -> str | dict | None:
     """Run setup then entry; return the trace document (docs/trace-format.md) as a JSON string,
     or with `form="packed"` as columns of bytes and two short JSON texts (`packed.pack`); with `out`, write
     the JSON document into that binary file instead, a piece at a time, and return None.
@@ -159,11 +159,12 @@ class Recording:
         write_document(self.recorder, self.document, out)
 
 
-def record_case(source: str, module: str, setup: str, entry: str, *, function: str | None = None,
+def record_case(source: str, module: str | None, setup: str, entry: str, *, function: str | None = None,
                 case: str | None = None, max_events: int = DEFAULT_EVENTS, time_limit: float = DIRECT_SECONDS,
                 backend: str = "auto", record: bool = True, on_phase: Callable[[str], None] | None = None,
                 check_looks: bool = False, held: interrupts.Held | None = None, watch: Any = None) -> Recording:
-    """Run setup then entry in a clean run (`isolation.CleanRun`), recording the shown file.
+    """Run setup then entry in a clean run (`isolation.CleanRun`), recording the shown file. `module` None:
+    the shown file is not imported (a whole program, which the entry runs: `whole_program`).
 
     `record=False` runs the same code without any recorder (for overhead comparison); the document
     then has no events and `backend` "none". `on_phase("running")` is called just before the lesson's
@@ -180,8 +181,12 @@ def record_case(source: str, module: str, setup: str, entry: str, *, function: s
         setup_code = compile(setup, SETUP_FILE, "exec")
         entry_code = compile(entry, "<entry>", "exec")
     except SyntaxError as error:   # nothing runs: the reader's (or author's) code is said wrong at its line
-        return Recording(*_not_run(error, source, function, case))
-    root, filename = locate(source, module)
+        return Recording(*not_run(error, source, function, case))
+    if module is None:   # a whole program (whole_program.py): nothing is imported, the file is the program
+        filename = os.path.abspath(source)
+        root = os.path.dirname(filename)
+    else:
+        root, filename = locate(source, module)
     with CleanRun(root) as clean:
         recorder = Recorder(filename, max_events=max_events, time_limit=time_limit, check_looks=check_looks)
         program = Program(recorder, pick_backend(backend, recorder) if record else None, time_limit, on_phase,
@@ -252,7 +257,7 @@ class Program:
         end = _end(LimitReached("time_limit"), self.recorder, filename, self.elapsed)
         return Recording(self.recorder, self.document(end, [], **named))
 
-    def run(self, module: str, setup_code: Any, entry_code: Any, clean: CleanRun) -> None:
+    def run(self, module: str | None, setup_code: Any, entry_code: Any, clean: CleanRun) -> None:
         """Everything of the program's, with every ending kept as data in `error`."""
         started = self.started = time.perf_counter()
         try:
@@ -261,7 +266,8 @@ class Program:
             self.deadline.arm()
             if self.held is not None:
                 self.held.open_for(self.deadline)
-            importlib.import_module(module)
+            if module is not None:
+                importlib.import_module(module)
             exec(setup_code, self.namespace)
             if self.backend is None:
                 exec(entry_code, self.namespace)
@@ -327,10 +333,11 @@ def _event_loops() -> Any:
     return async_loop.as_in_a_script()
 
 
-def _not_run(error: SyntaxError, source: str, function: str | None, case: str | None) -> tuple[Recorder, dict]:
-    """The trace of a case whose setup or entry does not compile: no events, a clear end."""
+def not_run(error: SyntaxError, source: str, function: str | None, case: str | None) -> tuple[Recorder, dict]:
+    """The trace of a case whose setup, entry or (a whole program's) shown file does not compile: no
+    events, a clear end."""
     exception = {**describe_exception(error, error.msg or "invalid syntax"), "line": error.lineno,
-                 "in_source": False, "file": error.filename}
+                 "in_source": error.filename == source, "file": error.filename}
     end = {"status": "raised", "reason": None, "exception": exception, "ms": 0.0, "call": None}
     return nothing_recorded(error.filename or "<none>", end, source, function, case)
 
