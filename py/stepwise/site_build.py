@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import shutil
 import subprocess
 import time
@@ -18,6 +19,7 @@ from steptrace.capture import OUTPUT_CAP
 from . import assets, pyodide_files, toolchain
 from .course import BuildError, Course
 from .lessons import LANGS, Lesson, load_lesson
+from .playground import write_playground
 from .prover import prove_cases, python_roots
 from .stylesheet import pygments_css, themed
 from .toolchain import Toolchain
@@ -53,19 +55,22 @@ def page_data(lesson: Lesson, root: str, pyodide: str) -> dict:
             "sources": sources, "functions": functions}
 
 
-PAGE_BUNDLE = "lesson.bundle.js"
+PAGE_BUNDLE = "lesson.bundle.js"     # playground.PLAY_BUNDLE is play.js's
 
 
 def bundle_page(js: Path, tools: Toolchain) -> None:
-    """The lesson page's module graph as one module (`PAGE_BUNDLE`, beside the modules it is made of):
-    first paint then waits for one request, not one round trip per import depth or per six
-    modules on an HTTP/1.1 server. The worker and what it imports stay separate modules."""
-    # From the copies in `js`: the source map then names the served modules, wherever the site is built.
-    result = subprocess.run([str(tools.esbuild), str(js / "lesson.js"), "--bundle", "--format=esm",
-                             "--target=es2022", "--minify", "--sourcemap", "--log-level=error",
-                             f"--outfile={js / PAGE_BUNDLE}"], capture_output=True, text=True, timeout=120)
+    """Each page's module graph as one module beside the modules it is made of: `PAGE_BUNDLE` (lesson.js)
+    and the playground's `PLAY_BUNDLE` (play.js: lesson.js and CodeMirror). First paint then waits for one
+    request, not one round trip per import depth or per six modules on an HTTP/1.1 server. The worker and
+    what it imports stay separate modules."""
+    # From the copies in `js`: the source map then names the served modules, wherever the site is built;
+    # the pinned npm packages (CodeMirror) are found through NODE_PATH.
+    result = subprocess.run([str(tools.esbuild), str(js / "lesson.js"), str(js / "play.js"), "--bundle",
+                             "--format=esm", "--target=es2022", "--minify", "--sourcemap", "--log-level=error",
+                             f"--outdir={js}", "--entry-names=[name].bundle"], capture_output=True, text=True,
+                            timeout=120, env={**os.environ, "NODE_PATH": str(tools.modules)})
     if result.returncode:
-        raise BuildError(f"{assets.SITE / 'js' / 'lesson.js'}: esbuild could not bundle it:\n{result.stderr.strip()}")
+        raise BuildError(f"{assets.SITE / 'js'}: esbuild could not bundle the pages' scripts:\n{result.stderr.strip()}")
 
 
 def first_trace(data: dict) -> str | None:
@@ -170,6 +175,7 @@ def build(out: Path, course: Course) -> list[Lesson]:
         write_whole(out / lesson.slug / "index.html", html)
         write_traces(lesson, out / lesson.slug)
         write_embeds(env, lesson, data, strings, out / lesson.slug)
+    write_playground(env, out, strings, list(assets.worker_python()), pyodide)
     print(f"built {len(lessons)} lesson(s) into {out} in {time.perf_counter() - started:.2f} s", flush=True)
     return lessons
 

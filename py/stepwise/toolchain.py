@@ -24,7 +24,7 @@ from pathlib import Path
 
 from . import assets
 
-PINNED = ("pyodide", "esbuild")
+PINNED = ("pyodide", "esbuild", "codemirror", "@codemirror/lang-python")
 NODE_HINT = "install Node.js 20+ with npm (https://nodejs.org, or your system's package manager)"
 
 

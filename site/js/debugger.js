@@ -111,14 +111,7 @@ export class Debugger extends EventTarget {
     this.stepCount = this.#el(".step-count");
     /** @type {Record<string, HTMLButtonElement>} */
     this.buttons = Object.fromEntries(this.#all("[data-action]").map((b) => [b.dataset.action, /** @type {HTMLButtonElement} */ (b)]));
-    this.lineRows = new Map(this.#all(".dbg-code > .code .line").map((row) => [+row.dataset.line, row]));
-    // Each line's own indentation, for the phone layout's wrapped lines (site.css; the page's CSP allows
-    // no inline style in the markup, but a property set from here is fine).
-    for (const row of this.lineRows.values()) {
-      const code = row.querySelector("code");
-      const indent = code ? code.textContent.length - code.textContent.trimStart().length : 0;
-      if (indent) code.style.setProperty("--indent", `${indent}ch`);
-    }
+    this.#findLines();
     this.edited = null; // the reader's own [setup, entry], run live
     /** @type {Map<string, any>} the variables Variables shows now (watches and hover read them) */
     this.shownVars = new Map();
@@ -127,6 +120,59 @@ export class Debugger extends EventTarget {
     this.#bindEditing();
     this.#showSetup();
     this.#relabel();
+  }
+
+  /** The code pane's line rows, by line number, each told its own indentation: the phone layout's wrapped
+   * lines hang under it (site.css; the page's CSP allows no inline style in the markup, but a property set
+   * from here is fine). */
+  #findLines() {
+    this.lineRows = new Map(this.#all(".dbg-code > .code .line").map((row) => [+row.dataset.line, row]));
+    for (const row of this.lineRows.values()) {
+      const code = row.querySelector("code");
+      const indent = code ? code.textContent.length - code.textContent.trimStart().length : 0;
+      if (indent) code.style.setProperty("--indent", `${indent}ch`);
+    }
+  }
+
+  /**
+   * Show `text` as the file this debugger steps through, a breakpoint button on every line, as the build
+   * renders a lesson's (site/templates/widgets.html `code_block`): the playground's program, after each
+   * edit. The trace is dropped; breakpoints past the new last line too.
+   * @param {string} text
+   */
+  showSource(text) {
+    const lines = text.replace(/\n$/, "").split("\n");
+    this.#el(".dbg-code > .code").replaceChildren(...lines.map((line, n) => {
+      const row = el("div", "line");
+      row.dataset.line = String(n + 1);
+      const button = /** @type {HTMLButtonElement} */ (el("button", "gutter bp", String(n + 1)));
+      button.type = "button";
+      button.dataset.line = String(n + 1);
+      button.setAttribute("aria-pressed", "false");
+      button.setAttribute("aria-label", this.t("breakpoint", { line: n + 1 }));
+      const code = el("code");
+      code.append(highlightPython(line));
+      row.append(button, code);
+      return row;
+    }));
+    this.#findLines();
+    this.fn.first_line = 1;
+    this.fn.last_line = lines.length;
+    for (const line of [...this.breakpoints.keys()]) if (line > lines.length) this.breakpoints.delete(line);
+    this.runToken++;
+    this.replay = null;
+    this.trace = null;
+    this.#setState("idle");
+    this.#clearPanels();
+    this.#renderBreakpoints();
+    this.#changed();
+  }
+
+  /** What the worker is asked to run for the current case; the playground's page adds its program. */
+  runRequest() {
+    const [setup, entry] = this.code();
+    return { source: this.lesson.source, module: this.lesson.module, setup, entry,
+      function: this.name, case: this.caseId, limits: this.fn.limits };
   }
 
   // ------------------------------------------------------------------ wiring
@@ -438,13 +484,9 @@ export class Debugger extends EventTarget {
     const token = ++this.runToken;
     this.stopRequested = false;
     this.#setState("running");
-    const [setup, entry] = this.code();
     // The author's own case was recorded by the build in the same Pyodide: shown without booting Python.
     const recorded = this.#isAuthorsCase() ? this.fn.recorded?.[this.caseId] : null;
-    const answer = (recorded && await this.#fetchRecorded(recorded)) ?? await this.worker.run({
-      source: this.lesson.source, module: this.lesson.module, setup, entry,
-      function: this.name, case: this.caseId, limits: this.fn.limits,
-    }).result;
+    const answer = (recorded && await this.#fetchRecorded(recorded)) ?? await this.worker.run(this.runRequest()).result;
     if (token !== this.runToken) return null; // the reader switched case meanwhile: drop it
     if (answer.type !== "trace") {
       const message = answer.type === "runaway" ? this.t("runaway", { seconds: Math.ceil(this.fn.limits.deadlineMs / 1000) })

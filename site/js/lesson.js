@@ -1,6 +1,7 @@
 // A lesson page: boot the Python worker, bring each debugger to life, keep the shareable link.
 import { Debugger } from "./debugger.js";
 import { I18n, initialLang, rememberLang } from "./i18n.js";
+import { hooks } from "./page-hooks.js";
 import { WorkerClient } from "./worker-client.js";
 
 const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
@@ -103,6 +104,7 @@ function hashOf(widget) {
   if (state.memory) params.set("mem", state.memory);
   // The reader's edited input travels in the fragment: it is never sent to the server.
   if (state.edited) params.set("input", encodeInput(state.edited));
+  hooks.save?.(params, widget);
   if (i18n.lang !== "zh") params.set("lang", i18n.lang);
   if (document.documentElement.dataset.theme) params.set("theme", document.documentElement.dataset.theme);
   return params;
@@ -135,7 +137,7 @@ const STATE_KEYS = ["f", "case", "input", "bp", "off", "log", "watch", "file", "
 
 async function restoreFromHash() {
   const params = new URLSearchParams(location.hash.slice(1));
-  if (!STATE_KEYS.some((key) => params.has(key))) return;
+  if (![...STATE_KEYS, ...hooks.keys].some((key) => params.has(key))) return;
   const lang = params.get("lang");
   if ((lang === "zh" || lang === "en") && lang !== i18n.lang) i18n.set(lang);
   // theme=dark|light: chosen by the link (an embed matches its host), else the system's.
@@ -145,6 +147,7 @@ async function restoreFromHash() {
   // An embed page holds one debugger: a link for it need not name it.
   const widget = debuggers.get(params.get("f") ?? "") ?? (EMBEDDED && !params.has("f") ? [...debuggers.values()][0] : null);
   if (!widget) return;
+  await hooks.restore?.(params, widget);
   const wanted = params.get("case");
   if (wanted && !widget.setCase(wanted)) {
     widget.setCase(widget.fn.cases[0].id);
@@ -188,6 +191,7 @@ langButton.addEventListener("click", () => {
     history.replaceState(null, "", params.size ? `#${params}` : location.pathname + location.search);
   }
 });
+hooks.start?.(debuggers);   // here: what it changes is written into the link by the code above
 i18n.set(initialLang());
 restoreFromHash();
 debuggers.values().next().value?.prefetch();  // the trace the build preloaded: ready before Run

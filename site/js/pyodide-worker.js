@@ -4,6 +4,7 @@
 //   in:  {type: "init", files: [path], root: url, pythonRoots: [path] (the recorder's "py" last),
 //         pyodide: folder path, warmup: run request | null, interrupt: SharedArrayBuffer(8) | null}
 //        {type: "run", id, source, module, setup, entry, function, case, limits: {maxEvents, timeLimit},
+//         program?: {text, stdin} (a reader's whole program instead of a case: the playground),
 //         probeFrom?: events, stopAt?: events} (runs again of a case the page had to terminate:
 //         py/steptrace/worker_watch.py)
 //   out: {type: "progress", phase: "runtime" | "sources" | "ready"}
@@ -27,6 +28,7 @@ const MOUNT = "/repo";
 const REST_FILE = "python_stdlib_rest.zip";  // the standard modules Python boots without
 const REST_PATH = "/lib/python_stdlib_rest.zip";
 let runCase = null;
+let runProgram = null;   // a reader's whole program (the playground): py/steptrace/whole_program.py
 let booting = null;
 let runWaiting = false;   // a run arrived while Python was booting
 
@@ -78,6 +80,7 @@ for folder in ${JSON.stringify(folders)}:
     sys.path_importer_cache.pop(folder, None)
 from steptrace.runner import run_case
 run_case`);
+  runProgram = pyodide.runPython("from steptrace.whole_program import run_program\nrun_program");
   WorkerWatch = pyodide.pyimport("steptrace.worker_watch").WorkerWatch;
   // Three rounds: the first compiles the lesson's module, the next let the engine optimize the hot
   // paths. None when a reader's run is already waiting: it warms things up itself.
@@ -185,16 +188,22 @@ function record(request, onPhase = null, deliver = null) {
     });
   }
   let result;
+  const options = {
+    function: request.function,
+    case: request.case,
+    max_events: request.limits.maxEvents,
+    time_limit: request.limits.timeLimit,
+    on_phase: onPhase ?? undefined,  // undefined reaches Python as None (null would be JsNull)
+    form: "packed",
+    watch,
+  };
   try {
-    result = runCase.callKwargs(request.source, request.module, request.setup, request.entry, {
-      function: request.function,
-      case: request.case,
-      max_events: request.limits.maxEvents,
-      time_limit: request.limits.timeLimit,
-      on_phase: onPhase ?? undefined,  // undefined reaches Python as None (null would be JsNull)
-      form: "packed",
-      watch,
-    });
+    if (request.program) {   // {text, stdin}: the whole file is the program (`function` is its <module>)
+      delete options.function;
+      result = runProgram.callKwargs(request.program.text, request.program.stdin ?? "", options);
+    } else {
+      result = runCase.callKwargs(request.source, request.module, request.setup, request.entry, options);
+    }
   } finally {
     watch?.destroy();
   }

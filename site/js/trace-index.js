@@ -445,6 +445,7 @@ export class TraceIndex {
     const fi = frameId == null ? this.frameOf[i] : this.frameIndex(frameId);
     if (fi < 0) return { frame: null, vars: new Map(), changed: new Set() };
     const { vars, changed } = this.locals.at(fi, i);
+    if (this.functions[this.frameFn[fi]] === "<module>") return { frame: this.frame(fi), vars: ownNames(vars), changed };
     return { frame: this.frame(fi), vars, changed };
   }
 
@@ -527,4 +528,12 @@ function frameDepths(parent, ids) {
     while (chain.length) depth[chain.pop()] = ++d;
   }
   return depth;
+}
+
+/** A program's module frame (the playground's) without the names Python gives every module (`__name__`,
+ * `__builtins__`, `__file__`…): what the reader's code defined, as Python Tutor's global frame shows. */
+function ownNames(vars) {
+  const own = new Map();
+  for (const [name, value] of vars) if (!(name.startsWith("__") && name.endsWith("__"))) own.set(name, value);
+  return own;
 }

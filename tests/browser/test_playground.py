@@ -1,0 +1,149 @@
+"""The playground (play/index.html): a reader's own program typed into the editor and stepped with the
+whole debugger, input() fed from the input box, a syntax error said at its line before anything runs,
+the examples menu, and a shared link that brings all of it back."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from urllib.parse import parse_qs
+
+import pytest
+from conftest import new_page
+from pages import ZH, Widget, shared_link
+from playwright.sync_api import expect
+
+PROGRAM = """\
+def double(items):
+    out = []
+    for item in items:
+        out.append(item * 2)
+    return out
+
+numbers = [1, 2, 3]
+same = numbers
+print(double(same), numbers is same)
+"""
+
+
+@pytest.fixture
+def play(chromium, server):
+    watched = new_page(chromium, server, lesson="play")
+    yield watched
+    problems = watched.problems()
+    watched.context.close()
+    assert not problems, "\n".join(problems)
+
+
+def widget_of(page) -> Widget:
+    return Widget(page, "main", path="main.py")
+
+
+def type_program(page, text: str) -> None:
+    """Replace the editor's text as a reader pasting it would: select all, then insert the text as it is."""
+    editor = page.get_by_role("textbox", name="Python 代码编辑器")
+    editor.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(text)
+
+
+def test_a_typed_program_runs_breaks_and_steps_with_the_whole_debugger(play):
+    page = play.page
+    type_program(page, PROGRAM)
+    widget = widget_of(page)
+    expect(widget.bp(9)).to_be_visible()   # the debugger's code pane follows the editor
+    widget.bp(4).click()
+    widget.press("debug")
+    widget.expect_paused_in_helper(4, "double")
+    expect(widget.variables).to_contain_text(re.compile(r"item( \(已变化\))?\s*1"))
+    widget.press("continue")
+    widget.expect_paused_in_helper(4, "double")
+    widget.bp(4).click()   # off: Continue runs to the end
+    widget.press("continue")
+    widget.expect_finished()
+    expect(widget.stdout).to_have_text("[2, 4, 6] True")
+    # The memory picture draws the module's two names on one list (no __name__ or __builtins__ in it).
+    memory = widget.root.get_by_role("region", name=re.compile("^内存 · "))
+    numbers = memory.get_by_role("link", name=re.compile(r"^numbers → list #\d+$")).get_attribute("aria-label")
+    expect(memory.get_by_role("link", name=f"same → {numbers.split(' → ')[1]}", exact=True)).to_have_count(1)
+    expect(widget.variables).not_to_contain_text("__builtins__")
+
+
+def test_input_lines_feed_input_and_one_too_few_is_said(play):
+    page = play.page
+    page.get_by_role("link", name="input()：读几个数求和").click()
+    widget = widget_of(page)
+    stdin = page.get_by_role("textbox", name="输入（每行一次 input()）")
+    expect(stdin).to_have_value("3\n4\n5\n6\n")
+    assert widget.pressed_breakpoints() == [4]
+    widget.press("run")
+    widget.expect_finished()
+    text = "\n".join(["from pathlib import Path", "exec(Path('main.py').read_text())"])
+    expected = subprocess.run([sys.executable, "-c", text], input="3\n4\n5\n6\n", capture_output=True, text=True,
+                              cwd=_example_folder(), check=True).stdout
+    expect(widget.stdout).to_have_text(expected.rstrip("\n"))
+    stdin.fill("2\n4\n")
+    widget.press("run")
+    expect(widget.status).to_have_text(ZH["error"], timeout=60_000)
+    expect(page.get_by_role("alert")).to_have_text(re.compile("input\\(\\) 要的行比输入框里的多"))
+
+
+def _example_folder():
+    """A folder holding the input example as main.py (CPython's untraced output is the oracle)."""
+    import tempfile
+    from pathlib import Path
+    folder = Path(tempfile.mkdtemp())
+    source = Path(__file__).resolve().parents[2] / "site" / "play" / "examples" / "input_sum.py"
+    (folder / "main.py").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    return folder
+
+
+def test_a_syntax_error_is_marked_at_its_line_and_nothing_runs(play):
+    page = play.page
+    type_program(page, "print('before')\nif True\nprint('never')\n")
+    widget = widget_of(page)
+    widget.press("run")
+    expect(page.get_by_role("alert")).to_have_text(re.compile(r"^第 2 行有语法错误：.+（程序没有运行）$"))
+    expect(widget.stdout).not_to_contain_text("before")
+    # Fixed, the program runs and the mark goes.
+    type_program(page, "print('before')\nif True:\n    print('now')\n")
+    expect(page.get_by_role("alert")).to_be_hidden()
+    widget.press("run")
+    widget.expect_finished()
+    expect(widget.stdout).to_have_text("before\nnow")
+
+
+def test_every_example_opens_with_its_breakpoints_and_runs(play):
+    page = play.page
+    links = page.get_by_role("navigation", name="示例").get_by_role("link")
+    expect(links).to_have_count(12)
+    widget = widget_of(page)
+    for n in range(links.count()):
+        links.nth(n).click()
+        params = parse_qs(links.nth(n).get_attribute("href").removeprefix("#"))
+        expect(widget.root.locator(".bp[aria-pressed=true]")).to_have_count(len(params["bp"]))
+        widget.press("run")
+        widget.expect_finished()
+
+
+def test_a_shared_link_brings_back_program_breakpoints_input_and_step(play, chromium, server):
+    page = play.page
+    type_program(page, "name = input('Name? ')\ngreeting = 'Hello, ' + name\nprint(greeting)\n")
+    page.get_by_role("textbox", name="输入（每行一次 input()）").fill("Ada\n")
+    widget = widget_of(page)
+    widget.bp(3).click()
+    widget.press("debug")
+    widget.expect_paused(3)
+    link = shared_link(page).removeprefix("#")
+    assert {"code", "stdin", "bp", "step"} <= set(parse_qs(link)), link
+    again = new_page(chromium, server, link, lesson="play")
+    try:
+        restored = widget_of(again.page)
+        expect(restored.status).to_have_text(widget.status.inner_text(), timeout=60_000)
+        assert restored.pressed_breakpoints() == [3]
+        expect(restored.variables).to_contain_text("Hello, Ada")
+        expect(again.page.get_by_role("textbox", name="输入（每行一次 input()）")).to_have_value("Ada\n")
+        assert again.problems() == []
+    finally:
+        again.context.close()
