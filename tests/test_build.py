@@ -152,7 +152,8 @@ MISTAKES = {
                                    r"s08\.toml:(\d+): stage start 'cutting = ' matches no line of split_history\(\)",
                                    'start = "cutting = "'),
     "languages with other widgets": ("en", "```debugger\ntrim_results\n```", "",
-                                     r"lesson\.en\.md: its widget blocks .* differ", None),
+                                     r"lesson\.en\.md:\d+: ```\w+ .+ differs from lesson\.zh\.md:\d+'s ```debugger "
+                                     r"trim_results; both languages need the same blocks", None),
     "unknown key in a function": ("toml", 'condition_example = "len(groups) > 1"',
                                   'condition_example = "len(groups) > 1"\nbreakpoint = 3',
                                   r"s08\.toml:(\d+): function 'split_history' has unknown key\(s\) breakpoint",

@@ -32,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
                        ("serve", "build a course's site and serve it on 127.0.0.1")):
         _site_options(commands.add_parser(name, help=what, description=what), serving=name == "serve")
     trace = commands.add_parser("trace", help="run one scenario case and print its trace")
-    trace.add_argument("source", help="repo path of the shown file, e.g. py/s08/core/runtime.py")
+    trace.add_argument("source", help="the shown file, as its scenario file names it (from the course's folder), "
+                                       "e.g. py/s08/core/runtime.py")
     trace.add_argument("--scenario", required=True, help="scenario file, e.g. scenarios/s08.toml")
     trace.add_argument("--function", required=True)
     trace.add_argument("--case", required=True)

@@ -116,15 +116,26 @@ def load_lesson(folder: Path, course: Course) -> Lesson:
             raise BuildError(f"{path}: missing; every lesson needs lesson.zh.md and lesson.en.md")
         title, widgets, chunks = split_prose(path)
         lesson.title[lang] = title
-        plain = [(kind, arg) for kind, arg, _ in widgets]
         if reference is None:
-            reference = (path, plain)
+            reference = (path, widgets)
             lesson.widgets = [widget_spec(kind, arg, lesson, f"{path}:{line}", course) for kind, arg, line in widgets]
-        elif plain != reference[1]:
-            raise BuildError(f"{path}: its widget blocks {plain} differ from {reference[0].name}'s "
-                             f"{reference[1]}; both languages need the same blocks in the same order")
+        else:
+            _same_blocks(path, widgets, *reference)
         lesson.parts[lang] = [Markup(md.render(chunk)) for chunk in chunks]
     return lesson
+
+
+def _same_blocks(path: Path, widgets: list, reference_path: Path, reference: list) -> None:
+    """Both languages show the same widgets in the same order: the first that differs is named, at its
+    line in each file."""
+    for (kind, arg, line), (their_kind, their_arg, their_line) in zip(widgets, reference, strict=False):
+        if (kind, arg) != (their_kind, their_arg):
+            raise BuildError(f"{path}:{line}: ```{kind} {arg} differs from {reference_path.name}:{their_line}'s "
+                             f"```{their_kind} {their_arg}; both languages need the same blocks in the same order")
+    if len(widgets) != len(reference):
+        more, fewer = (path, reference_path) if len(widgets) > len(reference) else (reference_path, path)
+        raise BuildError(f"{more}: it has {max(len(widgets), len(reference))} widget blocks and {fewer.name} "
+                         f"{min(len(widgets), len(reference))}; both languages need the same blocks in the same order")
 
 
 def _text(meta: dict, key: str, meta_path: Path) -> str:

@@ -53,11 +53,14 @@ def examples() -> list[dict]:
     return out
 
 
-def page_data(worker_files: list[str], pyodide: str) -> dict:
-    """What lesson.js reads (as for a lesson page), for one debugger that runs the editor's program."""
+def page_data(worker_files: list[str], pyodide: str, warmup: str) -> dict:
+    """What lesson.js reads (as for a lesson page), for one debugger that runs the editor's program; the
+    worker warms up on `warmup` (the first example), so that the reader's first run is a warm one."""
     limits = Limits().for_page()
     return {"lesson": "play", "outputCap": OUTPUT_CAP, "root": "..", "files": worker_files, "pythonRoots": ["py"],
             "pyodide": f"pyodide/{pyodide}/", "play": {"maxSeconds": 10},
+            "warmup": {"source": SOURCE, "function": NAME, "case": CASE["id"], "limits": limits,
+                       "program": {"text": warmup, "stdin": ""}},
             "sources": {SOURCE: {"module": None, "history": None, "spans": []}},
             "functions": {NAME: {"source": SOURCE, "first_line": 1, "last_line": 1, "kind": "function",
                                  "cases": [CASE], "stages": [], "code": {CASE["id"]: ["", ""]}, "limits": limits,
@@ -73,7 +76,7 @@ def write_playground(env: Environment, out: Path, strings: dict, worker_files: l
               "spec": {"cases": [CASE["id"]], "stages": []}, "labels": {CASE["id"]: CASE},
               "snippet": Snippet(NAME, 1, [], (1, 0))}
     html = env.get_template("play.html").render(widget=widget, examples=menu, first=first, root="..",
-                                                data=page_data(worker_files, pyodide), strings=strings,
+                                                data=page_data(worker_files, pyodide, first["text"]), strings=strings,
                                                 bundle=PLAY_BUNDLE)
     (out / "play").mkdir(parents=True, exist_ok=True)
     part = out / "play" / "index.html.part"

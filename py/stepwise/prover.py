@@ -87,7 +87,8 @@ def _notes(data: scenarios.Scenarios, answers: list[dict]) -> None:
     for answer in answers:
         seconds = data.functions[answer["function"]].limits.seconds
         if answer.get("ok") and answer["end"]["status"] != "stopped" and answer["end"].get("ms", 0) > seconds * 1000:
-            print(f"note: {data.path}: case {answer['case']!r} of {answer['function']!r} took "
+            print(f"note: {_case_line(data, answer['function'], answer['case'], 'limits')}: case {answer['case']!r} "
+                  f"of {answer['function']!r} took "
                   f"{answer['end']['ms'] / 1000:.1f} s at build, over the page's {seconds:g} s: a reader who edits "
                   "its input may meet the limit (raise `seconds`, or make the case smaller)", flush=True)
     drew = [answer for answer in answers if answer.get("random")]
@@ -132,11 +133,12 @@ def case_problem(data: scenarios.Scenarios, answer: dict) -> str | None:
         raised.add(call["exception"]["type"])
     if "raises" in declared and declared["raises"] not in raised:
         said = ", ".join(sorted(raised)) or "nothing"
+        fix = f"declare raises = {sorted(raised)[0]!r}" if raised else "remove `raises`"
         return (f"{_case_line(data, name, case, 'outcomes')}: {label} declares raises = {declared['raises']!r}, "
-                f"but {name} raised {said}")
+                f"but {name} raised {said}; fix the code or the case, or {fix}")
     if exception and exception["type"] != declared.get("raises"):
         if exception.get("in_source"):
-            where = f"{data.source}:{exception['line']}"
+            where = f"{data.root / data.source}:{exception['line']}"
         else:
             where = data.where(name, exception.get("file", "<entry>"), exception.get("line"))
         origin = {"<setup>": "its setup", "<entry>": "its entry"}.get(exception.get("file"), data.source)

@@ -201,7 +201,9 @@ def load(path: Path | str, root: Path | str | None = None) -> Scenarios:
 
     setup_path = path.parent / data["setup"]
     if not setup_path.is_file():
-        raise ScenarioError(path, _line_of(text, r"^\s*setup\s*="), f"setup file {data['setup']!r} does not exist")
+        raise ScenarioError(path, _line_of(text, r"^\s*setup\s*="),
+                            f"setup file {data['setup']!r} does not exist in {path.parent} (`setup` is relative to the "
+                            "scenario file's folder)")
     setup = setup_path.read_text(encoding="utf-8")
     _compile(setup, "<setup>", setup_path, None, "the setup file")
 
@@ -333,7 +335,8 @@ def _named_entry(spec: dict, text: str, path: Path, source_path: Path, defined: 
         raise entry.error(entry.at, f"function {name!r} is listed twice; merge the two entries")
     if name not in defined:
         raise entry.error(entry.at, f"unknown function {name!r}: {source_path.name} defines "
-                                    f"{', '.join(defined) or 'no functions or classes'}")
+                                    f"{', '.join(defined) or 'no functions or classes'} (a function defined inside "
+                                    "another has no debugger of its own: its enclosing function's steps into it)")
     for key in ("cases", "entry"):
         if key not in spec:
             raise entry.error(entry.at, f"function {name!r} is missing `{key}`")

@@ -7,9 +7,10 @@ import { WorkerClient } from "./worker-client.js";
 const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
 const i18n = new I18n(JSON.parse(document.getElementById("i18n-data").textContent));
 const worker = new WorkerClient({ root: lesson.root, files: lesson.files, pythonRoots: lesson.pythonRoots,
-  pyodide: lesson.pyodide, warmup: firstCase(lesson) });
+  pyodide: lesson.pyodide, warmup: lesson.warmup ?? firstCase(lesson) });
 
-/** The first debugger's first case, as a run request (the worker warms up on it). */
+/** The first debugger's first case, as a run request (the worker warms up on it; a page may give its own:
+ * the playground's first example). */
 function firstCase({ functions, sources }) {
   const [name, fn] = Object.entries(functions)[0] ?? [];
   if (!fn) return null;
@@ -71,9 +72,11 @@ function linkLater(widget) {
   }
   linkPending = { widget };
   linkSettled = new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => {
-    const { widget: latest } = linkPending;
-    linkPending = null;
-    writeHash(latest);
+    if (linkPending) {   // null: a link followed meanwhile replaced what it would have written
+      const { widget: latest } = linkPending;
+      linkPending = null;
+      writeHash(latest);
+    }
     resolve();
   }, 0)));
 }
@@ -135,8 +138,8 @@ function parseBreakpoint(text) {
 /** The fragment's keys that carry a link's state (a skip link's `#main` carries none). */
 const STATE_KEYS = ["f", "case", "input", "bp", "off", "log", "watch", "file", "open", "mem", "step", "lang", "theme"];
 
-async function restoreFromHash() {
-  const params = new URLSearchParams(location.hash.slice(1));
+async function restoreFromHash(hash = location.hash) {
+  const params = new URLSearchParams(hash.slice(1));
   if (![...STATE_KEYS, ...hooks.keys].some((key) => params.has(key))) return;
   const lang = params.get("lang");
   if ((lang === "zh" || lang === "en") && lang !== i18n.lang) i18n.set(lang);
@@ -206,7 +209,10 @@ if (!/** @type {any} */ (navigator).connection?.saveData) {  // Network Informat
 }
 // A link followed within the page (or edited by hand) is restored too; our own writes use
 // replaceState, which fires no hashchange.
-addEventListener("hashchange", () => restoreFromHash());
+addEventListener("hashchange", (event) => {
+  linkPending = null;   // the link followed wins over a write of the page's state still waiting for a paint
+  restoreFromHash(new URL(event.newURL).hash);
+});
 
 // "Copy embed code": an <iframe> of this debugger's own page, in the state the reader left it.
 for (const widget of debuggers.values()) {

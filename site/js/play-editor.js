@@ -173,7 +173,7 @@ hooks.start = (debuggers) => {
   widget.runRequest = () => {
     const chosen = seconds();
     widget.fn.limits = { ...limits, timeLimit: chosen, deadlineMs: chosen * 1000 + grace };
-    return { source: data.functions[NAME].source, module: null, function: NAME, case: widget.caseId,
+    return { source: data.functions[NAME].source, function: NAME, case: widget.caseId,
       limits: widget.fn.limits, program: { text: program(), stdin: stdinBox.value } };
   };
   // A move right after typing runs what the editor holds: the code pane catches up first.
