@@ -27,5 +27,7 @@ FRAME = Budget(             "≤ 16 ms",           16)  # ms: a move (and its pa
 FIRST_TRACE_FAST = Budget(  "≤ 0.7 s",          700)  # ms: first trace painted at 9 Mbps / 150 ms (issue 31)
 FIRST_TRACE_BYTES = Budget( "≤ 250 KB",         250)  # KB transferred before the first trace, cold
 LIVE_COLD_FAST = Budget(    "≤ 5 s",           5000)  # ms: first live run, boot included, at 9 Mbps / 150 ms
+PLAY_EDITOR = Budget(       "≤ 1 s",           1000)  # ms: playground cold open → editor takes keys, 9 Mbps / 150 ms
+PLAY_FIRST_RUN = Budget(    "≤ 150 ms",         150)  # ms: a 1,000-step program's first run after boot
 CAPACITY = Budget(          "≥ 1,000,000", 1_000_000)  # events recorded and kept whole in one run
 SITE_BUILD = Budget(        "≤ 2 s",              2)  # s: `python build.py`, wall, warm (proofs cached)

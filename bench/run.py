@@ -6,6 +6,7 @@ and docs/performance.md.
 Sections, in the order they run (each in the module named beside it):
   build             build_timing.py  wall time of `build.py`
   network           network.py       the lesson page on throttled links
+  playground        playground.py    the playground: open → editor, first run after boot
   weight            browser.py       the bytes the lesson page transfers
   navigation        browser.py       navigation → first trace painted
   rerun             browser.py       re-runs on a warm worker
@@ -44,6 +45,7 @@ import heavy_page
 import million
 import network
 import overhead
+import playground
 import tutor
 from build_timing import bench_build
 from common import PERFORMANCE, PYODIDE_PACKAGE, RESULTS, log
@@ -53,8 +55,8 @@ from report import markdown
 from server import Server
 from table import table
 
-BROWSER_SECTIONS = ("network", "weight", "navigation", "rerun", "memory", "runaway", "million", "heavy_page",
-                    "fresh")
+BROWSER_SECTIONS = ("network", "playground", "weight", "navigation", "rerun", "memory", "runaway", "million",
+                    "heavy_page", "fresh")
 SECTIONS = ("build", *BROWSER_SECTIONS, "overhead", "overhead_cpython", "tutor", "capacity", "heavy")
 
 
@@ -120,6 +122,9 @@ class Bench:
                 if want("network"):
                     attempt("network", "throttled links (DevTools protocol) …",
                             lambda: network.bench_network(chrome, new_page, isolated, PYODIDE_PACKAGE, r(1, 3)))
+                if want("playground"):
+                    attempt("playground", "the playground on a throttled link …",
+                            lambda: playground.bench_playground(chrome, new_page, isolated, r(1, 3)))
                 if want("weight"):
                     attempt("weight", "page weight …", lambda: browser.bench_weight(chrome, isolated))
                 if want("navigation"):

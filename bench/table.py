@@ -66,7 +66,7 @@ def table(results: dict) -> list[dict]:
                          ("overhead_cpython", cpython_rows), ("tutor", tutor_rows), ("million", million_rows),
                          ("fresh", fresh_rows),
                          ("capacity", capacity_rows), ("runaway", runaway_rows), ("network", network_rows),
-                         ("weight", weight_rows), ("build", build_rows)):
+                         ("weight", weight_rows), ("build", build_rows), ("playground", playground_rows)):
         if results.get(key):
             rows += rows_of(results[key])
     return rows
@@ -278,6 +278,16 @@ def network_rows(net: dict) -> list[dict]:
         rows.append(row(f"{name}: the same after the idle boot finished", b.INFO,
                         stats([r["live_after_idle_boot"]["ms"] for r in runs], 1), fmt_ms, notes="First live run"))
     return rows
+
+
+def playground_rows(play: dict) -> list[dict]:
+    finished = all(r["first_run_status"] == FINISHED for r in play["runs"])
+    return [row(f"Playground, {play['link']}, cold: open → the editor takes keys (Python boots after)", b.PLAY_EDITOR,
+                play["editor_ms"], fmt_ms),
+            row("Playground: first run of a 1,000-step program after boot, click → painted", b.PLAY_FIRST_RUN,
+                play["first_run_ms"], fmt_ms, met=None if finished else False),
+            row("Playground: the same program run again (new input), click → painted", b.INFO, play["warm_run_ms"],
+                fmt_ms)]
 
 
 def weight_rows(weight: dict) -> list[dict]:

@@ -115,6 +115,8 @@ const editor = new EditorView({
   ],
 });
 
+performance.mark("stepwise-editor-ready");   // bench/playground.py: the editor takes keys from here
+
 function program() {
   return editor.state.doc.toString();
 }
@@ -145,11 +147,13 @@ function clearSyntax() {
 }
 
 /** What a run's end means for the program, said beside the editor: a syntax error, marked at its line
- * (nothing ran), or input() asking for a line the input box does not have. */
+ * (nothing ran), input() asking for a line the input box does not have, or an import of what Python's
+ * standard library does not have. */
 function sayEnd(trace) {
   const exception = trace?.end?.exception;
-  if (!exception?.in_source || !["SyntaxError", "EOFError"].includes(exception.type)) return;
+  if (!exception?.in_source || !["SyntaxError", "EOFError", "ModuleNotFoundError"].includes(exception.type)) return;
   if (exception.type === "EOFError") note.textContent = widget.t("play_eof");
+  else if (exception.type === "ModuleNotFoundError") note.textContent = widget.t("play_no_module", { message: exception.message });
   else {
     const line = editor.state.doc.line(Math.min(Math.max(exception.line ?? 1, 1), editor.state.doc.lines));
     editor.dispatch(setDiagnostics(editor.state, [{ from: line.from, to: line.to, severity: "error",

@@ -147,3 +147,16 @@ def test_a_shared_link_brings_back_program_breakpoints_input_and_step(play, chro
         assert again.problems() == []
     finally:
         again.context.close()
+
+
+def test_a_standard_module_imports_and_a_package_says_why_not(play):
+    page = play.page
+    widget = widget_of(page)
+    type_program(page, "import statistics\nprint(statistics.mean([1, 2, 3, 4]))\n")
+    widget.press("run")
+    widget.expect_finished()
+    expect(widget.stdout).to_have_text("2.5")
+    type_program(page, "import numpy\n")
+    widget.press("run")
+    expect(widget.status).to_have_text(ZH["error"], timeout=60_000)
+    expect(page.get_by_role("alert")).to_have_text(re.compile("No module named 'numpy'：练习场只有 Python 标准库"))
