@@ -69,16 +69,19 @@ def page_data(worker_files: list[str], pyodide: str, warmup: str) -> dict:
 
 
 def write_playground(env: Environment, out: Path, strings: dict, worker_files: list[str], pyodide: str) -> None:
-    """`play/index.html`: the editor, the input box, the examples and the debugger."""
+    """`play/index.html`: the editor, the input box, the examples and the debugger; and `play/embed/main.html`,
+    the same without the examples, for another site's <iframe> (the Embed button's snippet points at it)."""
     menu = examples()
     first = menu[0]
     widget = {"kind": "debugger", "function": NAME, "title": f"{SOURCE} · {NAME}",
               "spec": {"cases": [CASE["id"]], "stages": []}, "labels": {CASE["id"]: CASE},
               "snippet": Snippet(NAME, 1, [], (1, 0))}
-    html = env.get_template("play.html").render(widget=widget, examples=menu, first=first, root="..",
-                                                data=page_data(worker_files, pyodide, first["text"]), strings=strings,
-                                                bundle=PLAY_BUNDLE)
-    (out / "play").mkdir(parents=True, exist_ok=True)
-    part = out / "play" / "index.html.part"
-    part.write_text(html, encoding="utf-8")
-    part.replace(out / "play" / "index.html")
+    for page, root, embedded in ((out / "play" / "index.html", "..", False),
+                                 (out / "play" / "embed" / f"{NAME}.html", "../..", True)):
+        data = {**page_data(worker_files, pyodide, first["text"]), "root": root}
+        html = env.get_template("play.html").render(widget=widget, examples=menu, first=first, root=root, data=data,
+                                                    strings=strings, bundle=PLAY_BUNDLE, embedded=embedded)
+        page.parent.mkdir(parents=True, exist_ok=True)
+        part = page.with_name(page.name + ".part")
+        part.write_text(html, encoding="utf-8")
+        part.replace(page)

@@ -160,3 +160,31 @@ def test_a_standard_module_imports_and_a_package_says_why_not(play):
     widget.press("run")
     expect(widget.status).to_have_text(ZH["error"], timeout=60_000)
     expect(page.get_by_role("alert")).to_have_text(re.compile("No module named 'numpy'：练习场只有 Python 标准库"))
+
+
+def test_the_embed_code_frames_the_program_in_its_state(play, chromium):
+    """"Copy embed code" gives an iframe of play/embed/main.html with the program, input and breakpoints in
+    its link; that page (no examples menu) opens with all of them, and runs."""
+    from html import unescape
+    page = play.page
+    type_program(page, "word = input()\nprint(word.upper())\n")
+    page.get_by_role("textbox", name="输入（每行一次 input()）").fill("shout\n")
+    widget = widget_of(page)
+    widget.bp(2).click()
+    widget.root.get_by_role("button", name="嵌入代码", exact=True).click()
+    snippet = widget.root.get_by_role("textbox", name="嵌入代码（iframe）").input_value()
+    src = unescape(re.search(r'<iframe src="([^"]+)"', snippet).group(1))
+    assert "/play/embed/main.html#" in src and "code=" in src and "stdin=" in src, src
+    context = chromium.new_context()
+    try:
+        embedded = context.new_page()
+        embedded.goto(src)
+        embedded.wait_for_function("() => globalThis.stepwise?.worker?.python", timeout=120_000)
+        expect(embedded.get_by_role("navigation", name="示例")).to_be_hidden()
+        framed_widget = widget_of(embedded)
+        assert framed_widget.pressed_breakpoints() == [2]
+        framed_widget.press("run")
+        framed_widget.expect_finished()
+        expect(framed_widget.stdout).to_have_text("SHOUT")
+    finally:
+        context.close()
