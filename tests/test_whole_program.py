@@ -88,3 +88,12 @@ def test_in_pyodide_the_output_is_the_same(pyodide):
         assert doc["stdout_text"] == here["stdout_text"], name
         assert doc["end"]["status"] == here["end"]["status"] and doc["backend"] == "monitoring", name
         assert doc["stats"]["internal_errors"] == [], name
+
+
+def test_a_named_call_runs_after_the_module_in_its_namespace(tmp_path):
+    text = "def main(n):\n    total = n * 2\n    print('main', total)\n    return total\n\nprint('module')\n"
+    doc = json.loads(run_program(text, call="main(21)", path=str(tmp_path / "main.py")))
+    assert doc["stdout_text"] == "module\nmain 42\n"
+    assert [frame["function"] for frame in doc["frames"]] == [FUNCTION, "main"]
+    bad = json.loads(run_program(text, call="main(", path=str(tmp_path / "main.py")))
+    assert bad["stats"]["events"] == 0 and bad["end"]["exception"]["type"] == "SyntaxError"

@@ -1,5 +1,6 @@
 // The playground's own part (play.js runs it before lesson.js): a CodeMirror editor holding the reader's
-// program, an input box for input(), a time limit, and the link keys that carry them. The debugger `main`
+// program, an input box for input(), an optional call to make after the module (`main()`), a time limit,
+// and the link keys that carry them. The debugger `main`
 // (lesson.js) then runs whatever the editor holds as a whole program (py/steptrace/whole_program.py).
 import { EditorView, basicSetup } from "codemirror";
 import { python } from "@codemirror/lang-python";
@@ -17,6 +18,7 @@ const strings = JSON.parse(document.getElementById("i18n-data").textContent);
 const host = /** @type {HTMLElement} */ (document.querySelector(".play-editor"));
 const stdinBox = /** @type {HTMLTextAreaElement} */ (document.querySelector("textarea[name=stdin]"));
 const secondsBox = /** @type {HTMLInputElement} */ (document.querySelector("input[name=seconds]"));
+const callBox = /** @type {HTMLInputElement} */ (document.querySelector("input[name=call]"));
 const note = /** @type {HTMLElement} */ (document.querySelector(".play-note"));
 
 /** The program as a link carries it: raw deflate, then base64url (stepwise.playground packs the examples alike). */
@@ -168,7 +170,7 @@ function seconds() {
   return Math.min(Math.max(Number.isFinite(value) ? value : 0, 0.5), data.play.maxSeconds);
 }
 
-hooks.keys = ["code", "stdin", "seconds"];
+hooks.keys = ["code", "stdin", "call", "seconds"];
 
 hooks.start = (debuggers) => {
   widget = debuggers.get(NAME);
@@ -178,7 +180,7 @@ hooks.start = (debuggers) => {
     const chosen = seconds();
     widget.fn.limits = { ...limits, timeLimit: chosen, deadlineMs: chosen * 1000 + grace };
     return { source: data.functions[NAME].source, function: NAME, case: widget.caseId,
-      limits: widget.fn.limits, program: { text: program(), stdin: stdinBox.value } };
+      limits: widget.fn.limits, program: { text: program(), stdin: stdinBox.value, call: callBox.value.trim() } };
   };
   // A move right after typing runs what the editor holds: the code pane catches up first.
   const act = widget.act.bind(widget);
@@ -201,6 +203,7 @@ hooks.start = (debuggers) => {
   };
   stdinBox.addEventListener("input", again);
   secondsBox.addEventListener("change", again);
+  callBox.addEventListener("change", again);
   if (!new URLSearchParams(location.hash.slice(1)).has("code")) showNow();
 };
 
@@ -212,11 +215,13 @@ hooks.restore = async (params) => {
     else setProgram(text);
   }
   if (params.has("stdin")) stdinBox.value = params.get("stdin");
+  if (params.has("call")) callBox.value = params.get("call");
   if (params.has("seconds")) secondsBox.value = String(Number(params.get("seconds")) || secondsBox.value);
 };
 
 hooks.save = (params) => {
   if (packed) params.set("code", packed);
   if (stdinBox.value) params.set("stdin", stdinBox.value);
+  if (callBox.value.trim()) params.set("call", callBox.value.trim());
   if (seconds() !== data.functions[NAME].limits.timeLimit) params.set("seconds", String(seconds()));
 };

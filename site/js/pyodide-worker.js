@@ -4,7 +4,7 @@
 //   in:  {type: "init", files: [path], root: url, pythonRoots: [path] (the recorder's "py" last),
 //         pyodide: folder path, warmup: run request | null, interrupt: SharedArrayBuffer(8) | null}
 //        {type: "run", id, source, module, setup, entry, function, case, limits: {maxEvents, timeLimit},
-//         program?: {text, stdin} (a reader's whole program instead of a case: the playground),
+//         program?: {text, stdin, call?} (a reader's whole program instead of a case: the playground),
 //         probeFrom?: events, stopAt?: events} (runs again of a case the page had to terminate:
 //         py/steptrace/worker_watch.py)
 //   out: {type: "progress", phase: "runtime" | "sources" | "ready"}
@@ -200,7 +200,8 @@ function record(request, onPhase = null, deliver = null) {
   try {
     if (request.program) {   // {text, stdin}: the whole file is the program (`function` is its <module>)
       delete options.function;
-      result = runProgram.callKwargs(request.program.text, request.program.stdin ?? "", options);
+      result = runProgram.callKwargs(request.program.text, request.program.stdin ?? "",
+        { ...options, call: request.program.call ?? "" });
     } else {
       result = runCase.callKwargs(request.source, request.module, request.setup, request.entry, options);
     }

@@ -188,3 +188,20 @@ def test_the_embed_code_frames_the_program_in_its_state(play, chromium):
         expect(framed_widget.stdout).to_have_text("SHOUT")
     finally:
         context.close()
+
+
+def test_a_named_call_runs_after_the_module_and_travels_in_the_link(play):
+    page = play.page
+    type_program(page, "def main():\n    greeting = 'hi'\n    print(greeting)\n\nprint('loaded')\n")
+    call = page.get_by_role("textbox", name="然后调用（可不填）")
+    call.fill("main()")
+    call.press("Enter")
+    widget = widget_of(page)
+    widget.bp(3).click()
+    widget.press("debug")
+    widget.expect_paused_in_helper(3, "main")
+    expect(widget.variables).to_contain_text("greeting")
+    widget.press("continue")
+    widget.expect_finished()
+    expect(widget.stdout).to_have_text("loaded\nhi")
+    assert parse_qs(shared_link(page).removeprefix("#"))["call"] == ["main()"]
