@@ -146,6 +146,7 @@ function clearSyntax() {
   if (note.hidden) return;
   editor.dispatch(setDiagnostics(editor.state, []));
   note.hidden = true;
+  note.classList.remove("traceback");
 }
 
 /** What a run's end means for the program, said beside the editor: a syntax error, marked at its line
@@ -153,6 +154,7 @@ function clearSyntax() {
  * standard library does not have. */
 function sayEnd(trace) {
   const exception = trace?.end?.exception;
+  if (note.classList.contains("traceback")) return;   // said already, with its traceback (pauseAtRaise)
   if (!exception?.in_source || !["SyntaxError", "EOFError", "ModuleNotFoundError"].includes(exception.type)) return;
   if (exception.type === "EOFError") note.textContent = widget.t("play_eof");
   else if (exception.type === "ModuleNotFoundError") note.textContent = widget.t("play_no_module", { message: exception.message });
@@ -162,6 +164,28 @@ function sayEnd(trace) {
       message: exception.message }]));
     note.textContent = widget.t("play_syntax", { line: exception.line, message: exception.message });
   }
+  note.hidden = false;
+}
+
+/** After Run, a program that ended with an uncaught exception is left paused where it was raised (the
+ * first `x` of the raises and returns that end the trace), its traceback said beside the editor. */
+async function pauseAtRaise() {
+  const replay = widget.replay;
+  const exception = widget.trace?.end?.exception;
+  if (!replay || widget.trace.end.status !== "raised" || !exception?.in_source || exception.type === "SyntaxError") return;
+  let raised = -1;
+  for (let i = replay.eventCount - 1; i >= 0 && "xr".includes(replay.eventAt(i).kind); i--) {
+    if (replay.eventAt(i).kind === "x") raised = i;
+  }
+  if (raised < 0) return;
+  const frames = replay.stackAt(raised);
+  replay.seek(raised);
+  await widget.start("debug", { step: replay.position().stepNumber });
+  const lines = frames.map((frame) => `  File "main.py", line ${frame.line ?? "?"}, in ${frame.function}`);
+  const said = note.hidden ? "" : `${note.textContent}\n\n`;   // sayEnd's plain words first, if any
+  note.textContent = said + ["Traceback (most recent call last):", ...lines,
+    `${exception.type}: ${exception.message}`].join("\n");
+  note.classList.add("traceback");
   note.hidden = false;
 }
 
@@ -184,9 +208,11 @@ hooks.start = (debuggers) => {
   };
   // A move right after typing runs what the editor holds: the code pane catches up first.
   const act = widget.act.bind(widget);
-  widget.act = (...args) => {
+  widget.act = async (action, ...rest) => {
     showNow();
-    return act(...args);
+    const done = await act(action, ...rest);
+    if (action === "run") await pauseAtRaise();
+    return done;
   };
   widget.addEventListener("change", () => {
     editor.dispatch({ effects: breakpointsChanged.of(null) });

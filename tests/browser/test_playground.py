@@ -10,7 +10,7 @@ from urllib.parse import parse_qs
 
 import pytest
 from conftest import new_page
-from pages import ZH, Widget, shared_link
+from pages import Widget, shared_link
 from playwright.sync_api import expect
 
 PROGRAM = """\
@@ -85,7 +85,8 @@ def test_input_lines_feed_input_and_one_too_few_is_said(play):
     expect(widget.stdout).to_have_text(expected.rstrip("\n"))
     stdin.fill("2\n4\n")
     widget.press("run")
-    expect(widget.status).to_have_text(ZH["error"], timeout=60_000)
+    # Left where input() found no line (an uncaught exception pauses at its raise), and said so.
+    expect(widget.status).to_have_text("已暂停 第4行 · 异常抛出", timeout=60_000)
     expect(page.get_by_role("alert")).to_have_text(re.compile("input\\(\\) 要的行比输入框里的多"))
 
 
@@ -158,7 +159,7 @@ def test_a_standard_module_imports_and_a_package_says_why_not(play):
     expect(widget.stdout).to_have_text("2.5")
     type_program(page, "import numpy\n")
     widget.press("run")
-    expect(widget.status).to_have_text(ZH["error"], timeout=60_000)
+    expect(widget.status).to_have_text("已暂停 第1行 · 异常抛出", timeout=60_000)
     expect(page.get_by_role("alert")).to_have_text(re.compile("No module named 'numpy'：练习场只有 Python 标准库"))
 
 
@@ -205,3 +206,19 @@ def test_a_named_call_runs_after_the_module_and_travels_in_the_link(play):
     widget.expect_finished()
     expect(widget.stdout).to_have_text("loaded\nhi")
     assert parse_qs(shared_link(page).removeprefix("#"))["call"] == ["main()"]
+
+
+def test_an_uncaught_exception_leaves_the_reader_where_it_was_raised_with_its_traceback(play):
+    page = play.page
+    type_program(page, "def find(d, k):\n    return d[k]\n\nprices = {'tea': 3}\nprint(find(prices, 'tea'))\n"
+                       "print(find(prices, 'cake'))\n")
+    widget = widget_of(page)
+    widget.press("run")
+    expect(widget.status).to_have_text("已暂停 第2行 · 异常抛出", timeout=60_000)
+    expect(widget.root.locator(".code-caption")).to_contain_text("find")
+    expect(widget.stdout).to_have_text("3")
+    expect(page.get_by_role("alert")).to_have_text(
+        'Traceback (most recent call last):\n  File "main.py", line 6, in <module>\n'
+        '  File "main.py", line 2, in find\nKeyError: \'cake\'')
+    widget.press("back")   # the replay goes on from there, both ways
+    expect(widget.status).to_have_text(re.compile(r"^已暂停 第\d+行"))
