@@ -222,3 +222,19 @@ def test_an_uncaught_exception_leaves_the_reader_where_it_was_raised_with_its_tr
         '  File "main.py", line 2, in find\nKeyError: \'cake\'')
     widget.press("back")   # the replay goes on from there, both ways
     expect(widget.status).to_have_text(re.compile(r"^已暂停 第\d+行"))
+
+
+def test_a_runaway_stops_at_the_readers_limit_and_keeps_its_steps(play):
+    page = play.page
+    type_program(page, "n = 0\nwhile True:\n    n += 1\n")
+    limit = page.get_by_role("spinbutton", name="时间上限（秒）")
+    limit.fill("0.5")
+    limit.press("Enter")
+    widget = widget_of(page)
+    widget.press("run")
+    expect(widget.status).not_to_have_text(re.compile("运行中|未运行"), timeout=60_000)
+    steps = page.evaluate("() => stepwise.debuggers.get('main').replay?.totalStops ?? 0")
+    assert steps > 100, steps
+    assert parse_qs(shared_link(page).removeprefix("#"))["seconds"] == ["0.5"]
+    widget.press("back")   # the partial trace is stepped like any other
+    expect(widget.status).to_have_text(re.compile(r"^已暂停 第[23]行"))
