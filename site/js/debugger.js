@@ -168,6 +168,38 @@ export class Debugger extends EventTarget {
     this.#changed();
   }
 
+  /**
+   * Which lines ran in this trace, in the code pane: a count beside each line that ran (a button: the
+   * cursor goes to where the line next runs, and round again), the lines that never ran dimmed. Without
+   * a trace, neither.
+   */
+  #renderRuns() {
+    for (const [line, row] of this.lineRows) {
+      const runs = this.replay ? this.replay.runsOf(line) : null;
+      row.classList.toggle("not-run", runs === 0);
+      let count = /** @type {HTMLButtonElement|null} */ (row.querySelector("button.runs"));
+      if (!runs) {
+        count?.remove();
+        continue;
+      }
+      if (!count) {
+        count = /** @type {HTMLButtonElement} */ (el("button", "runs"));
+        count.type = "button";
+        count.tabIndex = -1;   // a line's own button takes Tab; this one is the pointer's (and Alt+J's)
+        count.dataset.line = String(line);
+        row.querySelector("button.bp")?.after(count);
+      }
+      count.textContent = count.dataset.count = String(runs);
+      count.setAttribute("aria-label", this.t("line_runs", { line, n: runs }));
+    }
+  }
+
+  /** The cursor to where `line` next runs (from its last run, its first): the count beside the line. */
+  goToNextRun(line) {
+    if (!this.replay || this.state === "running" || !this.replay.runsOf(line)) return;
+    this.#afterMove(this.replay.nextRunOf(line));
+  }
+
   /** What the worker is asked to run for the current case; the playground's page adds its program. */
   runRequest() {
     const [setup, entry] = this.code();
@@ -197,6 +229,11 @@ export class Debugger extends EventTarget {
       button.addEventListener("click", () => this.act(action));
     }
     this.#el(".dbg-code > .code").addEventListener("click", (event) => {
+      const runs = /** @type {HTMLElement|null} */ (/** @type {Element} */ (event.target).closest("button.runs"));
+      if (runs) {
+        this.goToNextRun(+runs.dataset.line);
+        return;
+      }
       const button = /** @type {HTMLElement|null} */ (/** @type {Element} */ (event.target).closest("button.bp"));
       if (!button) return;
       // Ctrl/⌘+click runs to the line, as VS Code's Run to Cursor; a plain click toggles its breakpoint.
@@ -259,11 +296,13 @@ export class Debugger extends EventTarget {
     }
     else if (key === "F10") action = event.shiftKey ? "back" : "over";
     else if (key === "F11") action = event.altKey && event.shiftKey ? "rinto" : event.shiftKey ? "out" : "into";
-    else if (key === "F9") {
+    else if (key === "F9" || (event.altKey && (key === "j" || key === "J"))) {
+      // F9: a breakpoint on the focused line; Alt+J: where the focused line next runs (its count's click).
       const line = +(/** @type {HTMLElement|null|undefined} */ (document.activeElement?.closest?.(".line"))?.dataset.line ?? 0);
       if (line && this.lineRows.has(line)) {
         event.preventDefault();
-        this.toggleBreakpoint(line);
+        if (key === "F9") this.toggleBreakpoint(line);
+        else this.goToNextRun(line);
       }
       return;
     }
@@ -509,6 +548,7 @@ export class Debugger extends EventTarget {
     // The recorder itself could not run (end "failed"): the trace says why; start the next run afresh.
     if (this.trace.end.status === "failed") this.worker.restart();
     this.#syncBreakpoints();
+    this.#renderRuns();
     this.slider.max = String(this.replay.totalStops + 1);
     this.slider.min = "1";
     this.slider.disabled = false;
@@ -633,6 +673,7 @@ export class Debugger extends EventTarget {
   }
 
   #clearPanels() {
+    this.#renderRuns();
     for (const row of this.#all("[aria-current]")) row.removeAttribute("aria-current");
     for (const row of this.#all(".line.caller")) row.classList.remove("caller");
     this.#el(".vars-body").replaceChildren();
@@ -1108,6 +1149,7 @@ export class Debugger extends EventTarget {
     for (const [line, row] of this.lineRows) {
       row.querySelector("button.bp")?.setAttribute("aria-label", this.t("breakpoint", { line }));
     }
+    this.#renderRuns();
     for (const option of this.select.options) {
       const spec = this.fn.cases.find((c) => c.id === option.value);
       option.textContent = spec[this.i18n.lang];

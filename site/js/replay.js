@@ -14,13 +14,13 @@
 
 import { ConditionError, parseCondition } from './conditions.js';
 import { Breakpoints } from './breakpoints.js';
-import { lastAtMost } from './sorted-arrays.js';
+import { firstGreater, lastAtMost } from './sorted-arrays.js';
 import { C_EXC, C_RETURN, TraceIndex } from './trace-index.js';
 
 export { ConditionError };
 
 /**
- * @typedef {{index: number, reason: 'step'|'breakpoint'|'end'|'start'}} Move
+ * @typedef {{index: number, reason: 'step'|'breakpoint'|'end'|'start'|'line-run'|'never'}} Move
  * @typedef {import('./trace-index.js').Frame} Frame
  * @typedef {import('./trace-index.js').Value} Value
  * @typedef {import('./breakpoints.js').BreakpointInfo} BreakpointInfo
@@ -200,6 +200,37 @@ export class Replay {
       }
     }
     return { function: name, index: at };
+  }
+
+  // -------------------------------------------------------------------------
+  // Which lines ran: from the per-line arrival lists the breakpoints use (trace-index.js lineEvents), so
+  // each answer is a subtraction or a binary search, whatever the trace's length.
+
+  /**
+   * How many times `line` ran: its arrivals ('l' events that are not repeats), the hits a breakpoint
+   * on it would count.
+   * @param {number} line
+   */
+  runsOf(line) {
+    const x = this.traceIndex;
+    return line >= 0 && line <= x.maxLine ? x.lineEventStart[line + 1] - x.lineEventStart[line] : 0;
+  }
+
+  /**
+   * Move to where `line` next runs after the cursor, and from its last run (or finished) back to its first:
+   * clicked again and again, a line's count walks through all its runs. Breakpoints do not apply. A line
+   * that never ran: no move (reason 'never').
+   * @param {number} line
+   * @returns {Move}
+   */
+  nextRunOf(line) {
+    const x = this.traceIndex;
+    if (!this.runsOf(line)) return { index: this.index, reason: 'never' };
+    const start = x.lineEventStart[line], end = x.lineEventStart[line + 1];
+    const after = this.finished ? -1 : this.index;
+    const q = firstGreater(x.lineEvents, start, end, after);
+    const i = x.lineEvents[q < end ? q : start];
+    return this._at(lastAtMost(x.stops, 0, x.stopCount, i), 'line-run');
   }
 
   /** Is the stop at event i a repeat of its line (a comprehension's next item), not an arrival? */

@@ -197,3 +197,21 @@ def test_a_second_file_steps_with_its_own_code_breakpoints_memory_and_link(pages
         assert reopened.problems() == []
     finally:
         reopened.context.close()
+
+
+def test_which_lines_ran_in_textbook_code(pages):
+    """The routes lesson's plan_trip: the call into the cache runs once a leg, its count walks the legs."""
+    widget = widget_for(pages, "routes", "plan_trip")
+    widget.reset("town")
+    widget.press("run")
+    widget.expect_finished()
+    call = line_of("leg_minutes, path = cache.route(a, b)")
+    count = widget.root.get_by_role("button", name=re.compile(f"^第{call}行运行了 \\d+ 次：到它下一次运行$"))
+    runs = int(count.inner_text())
+    assert runs >= 2, runs
+    steps = []
+    for _ in range(runs + 1):
+        count.click()
+        widget.expect_paused(call)
+        steps.append(widget.root.locator(".step-count").inner_text())
+    assert len(set(steps[:runs])) == runs and steps[runs] == steps[0], steps

@@ -922,3 +922,59 @@ describe('a comprehension is one step of its line', () => {
     assert.deepEqual(r.continue(), { index: 17, reason: 'end' });
   });
 });
+
+describe('which lines ran, at 1,000,000 events (issue 34 item 3)', () => {
+  const { trace } = makeLoopTrace({ events: 1_000_000, helperEvery: 5 });
+  const r = new Replay(trace);
+  const n = r.eventCount;
+  const kinds = trace.events.kind, lines = trace.events.line;
+  // The brute-force answer: every 'l' event that is not a repeat of its line, by line, in order.
+  const runs = new Map();
+  for (let i = 0; i < n; i++) {
+    if (kinds[i] !== 'l' || r.isRepeat(i)) continue;
+    if (!runs.has(lines[i])) runs.set(lines[i], []);
+    runs.get(lines[i]).push(i);
+  }
+
+  test('each line ran as often as a scan counts, within a frame', () => {
+    const maxLine = Math.max(...runs.keys()) + 2;
+    const t0 = performance.now();
+    const counts = [];
+    for (let line = 0; line <= maxLine; line++) counts.push(r.runsOf(line));
+    const ms = performance.now() - t0;
+    for (let line = 0; line <= maxLine; line++) assert.equal(counts[line], runs.get(line)?.length ?? 0, `line ${line}`);
+    assert.ok(ms <= 16, `${ms.toFixed(2)} ms for every line's count`);
+    assert.equal(r.runsOf(-1), 0);
+    assert.equal(r.runsOf(10_000), 0);
+  });
+
+  test('next run of a line walks its runs in order and wraps to the first', () => {
+    for (const line of runs.keys()) {
+      const hits = runs.get(line);
+      r.toEnd();
+      assert.equal(r.nextRunOf(line).index, hits[0], `line ${line}: from the end, its first run`);
+      for (const at of [1, 2, hits.length - 1].filter((k) => k < hits.length)) {
+        r.seek(hits[at - 1]);
+        const t0 = performance.now();
+        const move = r.nextRunOf(line);
+        const ms = performance.now() - t0;
+        assert.equal(move.index, hits[at], `line ${line}: the run after run ${at}`);
+        assert.equal(move.reason, 'line-run');
+        assert.ok(ms <= 16, `${ms.toFixed(2)} ms`);
+      }
+      r.seek(hits[hits.length - 1]);
+      assert.equal(r.nextRunOf(line).index, hits[0], `line ${line}: after its last run, its first`);
+    }
+    // From a stop that is not on the line: the first run after it (a scan's answer).
+    const middle = r.seekStep(Math.floor(r.totalStops / 2)).index;
+    const line = 4;
+    assert.equal(r.nextRunOf(line).index, runs.get(line).find((i) => i > middle));
+  });
+
+  test('a line that never ran does not move the cursor', () => {
+    const here = r.seekStep(10).index;
+    const move = r.nextRunOf(99);
+    assert.equal(move.reason, 'never');
+    assert.equal(r.index, here);
+  });
+});
