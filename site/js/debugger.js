@@ -200,6 +200,36 @@ export class Debugger extends EventTarget {
     this.#afterMove(this.replay.nextRunOf(line));
   }
 
+  /** The change navigator's names: the shown frame's locals, the chosen one kept while the frame has it. */
+  #fillChangeNav(frame, vars) {
+    const pick = /** @type {HTMLSelectElement} */ (this.#el("select[name=change-name]"));
+    const chosen = pick.value;
+    this.changeFrame = frame?.id ?? null;
+    pick.replaceChildren(...[...vars.keys()].map((name) => {
+      const option = /** @type {HTMLOptionElement} */ (el("option", "", name));
+      option.value = name;
+      return option;
+    }));
+    if (vars.has(chosen)) pick.value = chosen;
+    const usable = this.changeFrame != null && vars.size > 0;
+    for (const control of this.#all(".change-nav select, .change-nav button")) {
+      /** @type {HTMLButtonElement} */ (control).disabled = !usable;
+    }
+  }
+
+  /**
+   * The cursor to where the chosen variable of the shown frame last changed before this step (-1) or next
+   * changes after it (1): the step at which Variables marks it changed. None: said, and no move.
+   * @param {1|-1} direction
+   */
+  goToChange(direction) {
+    const name = /** @type {HTMLSelectElement} */ (this.#el("select[name=change-name]")).value;
+    if (!this.replay || this.state === "running" || !name || this.changeFrame == null) return;
+    const move = this.replay.changeOf(this.changeFrame, name, direction);
+    if (move.reason === "never") this.notify(this.t(direction < 0 ? "no_change_before" : "no_change_after", { name }));
+    else this.#afterMove(move);
+  }
+
   /** What the worker is asked to run for the current case; the playground's page adds its program. */
   runRequest() {
     const [setup, entry] = this.code();
@@ -241,6 +271,10 @@ export class Debugger extends EventTarget {
       else this.toggleBreakpoint(+button.dataset.line);
     });
     this.select.addEventListener("change", () => this.setCase(this.select.value));
+    this.#el(".change-nav").addEventListener("click", (event) => {
+      const button = /** @type {HTMLElement|null} */ (/** @type {Element} */ (event.target).closest("button[data-change]"));
+      if (button) this.goToChange(button.dataset.change === "-1" ? -1 : 1);
+    });
     bindHoverValues(this.#el(".dbg-code > .code"), this.#el(".hover-value"), (expression) => this.#valueAt(expression));
     // A panel shown on a phone draws what it missed while hidden (the memory picture's arrows need a size).
     bindPanelTabs(this.root, () => { if (this.replay) this.#render(this.replay.position()); });
@@ -674,6 +708,7 @@ export class Debugger extends EventTarget {
 
   #clearPanels() {
     this.#renderRuns();
+    this.#fillChangeNav(null, new Map());
     for (const row of this.#all("[aria-current]")) row.removeAttribute("aria-current");
     for (const row of this.#all(".line.caller")) row.classList.remove("caller");
     this.#el(".vars-body").replaceChildren();
@@ -836,6 +871,7 @@ export class Debugger extends EventTarget {
     const vars = !called.length ? own.vars : freshened(own.vars, objectsReached(
       called.map((frame) => this.replay.localsAt(last, frame.id)).reverse(), this.replay.returnAt(last)));
     this.shownVars = vars;
+    this.#fillChangeNav(own.frame, own.vars);
     this.#renderLineValues(position.finished ? new Map() : vars, changed);
     const table = el("dl", "vars");
     const budget = this.#budget(vars);

@@ -235,6 +235,25 @@ export class LocalsIndex {
     return h >= first ? h : -1;
   }
 
+  /**
+   * The events at which `name` of frame fi took a new value (or went), after event `after` (forward) or
+   * before event `before` (backward), nearest first: a change entry whose value is its previous entry's
+   * (a frame's full snapshot restating it) is no change. Returns the event, or -1.
+   * @param {number} fi @param {string} name @param {number} from @param {1|-1} direction
+   */
+  changeNear(fi, name, from, direction) {
+    const slot = this.slotFor(fi, name);
+    if (slot < 0) return -1;
+    const first = this.slotStart[slot], end = this.slotStart[slot + 1];
+    const list = this.slotList, values = this.slotValue, events = this.deltaEvent;
+    // The first entry after `from` going forward, the last before it going back.
+    let h = direction > 0 ? lastAtMostBy(events, list, first, end, from) + 1 : lastAtMostBy(events, list, first, end, from - 1);
+    for (; h >= first && h < end; h += direction) {
+      if (h === first || values[h] !== values[h - 1]) return events[list[h]];
+    }
+    return -1;
+  }
+
   /** The slot of `name` in frame fi, or -1 (a short scan: frames have few names). */
   slotFor(fi, name) {
     const id = this._nameIds.get(name);

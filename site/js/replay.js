@@ -20,7 +20,7 @@ import { C_EXC, C_RETURN, TraceIndex } from './trace-index.js';
 export { ConditionError };
 
 /**
- * @typedef {{index: number, reason: 'step'|'breakpoint'|'end'|'start'|'line-run'|'never'}} Move
+ * @typedef {{index: number, reason: 'step'|'breakpoint'|'end'|'start'|'line-run'|'change'|'never'}} Move
  * @typedef {import('./trace-index.js').Frame} Frame
  * @typedef {import('./trace-index.js').Value} Value
  * @typedef {import('./breakpoints.js').BreakpointInfo} BreakpointInfo
@@ -231,6 +231,22 @@ export class Replay {
     const q = firstGreater(x.lineEvents, start, end, after);
     const i = x.lineEvents[q < end ? q : start];
     return this._at(lastAtMost(x.stops, 0, x.stopCount, i), 'line-run');
+  }
+
+  /**
+   * Move to where `name` of frame `frameId` next took a new value after the cursor (`direction` 1), or
+   * last took one before it (-1): the stop at which the new value is first seen, as Variables marks it
+   * changed. Breakpoints do not apply. No such change: no move (reason 'never').
+   * @param {number} frameId @param {string} name @param {1|-1} direction
+   * @returns {Move}
+   */
+  changeOf(frameId, name, direction) {
+    const x = this.traceIndex;
+    const fi = x.frameIndex(frameId);
+    const here = this.finished ? x.eventCount : this.index;
+    const i = fi < 0 ? -1 : x.locals.changeNear(fi, name, here, direction);
+    if (i < 0) return { index: this.index, reason: 'never' };
+    return this._at(lastAtMost(x.stops, 0, x.stopCount, i), 'change');
   }
 
   /** Is the stop at event i a repeat of its line (a comprehension's next item), not an arrival? */

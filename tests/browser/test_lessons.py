@@ -215,3 +215,26 @@ def test_which_lines_ran_in_textbook_code(pages):
         widget.expect_paused(call)
         steps.append(widget.root.locator(".step-count").inner_text())
     assert len(set(steps[:runs])) == runs and steps[runs] == steps[0], steps
+
+
+def test_next_change_of_a_variable_in_textbook_code(pages):
+    """plan_trip's `minutes` grows once a leg: Next change walks those steps (each at the line after the
+    addition), Previous change walks back, whatever the calls into the cache in between."""
+    widget = widget_for(pages, "routes", "plan_trip")
+    widget.reset("town")
+    body = line_of("for a, b in zip(stops, stops[1:]):")
+    widget.bp(body).click()
+    widget.press("debug")
+    widget.expect_paused(body)
+    widget.bp(body).click()
+    nav = widget.root.get_by_role("group", name="变量的变化")
+    nav.get_by_role("combobox", name="看哪个变量的变化").select_option("minutes")
+    after = line_of("legs.append(path)")
+    seen = []
+    for _ in range(2):
+        nav.get_by_role("button", name="下一次变化 ▶").click()
+        widget.expect_paused(after)
+        seen.append(widget.root.locator(".step-count").inner_text())
+    nav.get_by_role("button", name="◀ 上一次变化").click()
+    widget.expect_paused(after)
+    assert widget.root.locator(".step-count").inner_text() == seen[0] != seen[1]

@@ -44,3 +44,28 @@ def test_counts_dim_and_walk_a_lines_runs(lesson):
     expect(widget.status).to_have_text(re.compile("^(已完成|出错)$"), timeout=60_000)
     runs = lesson.page.evaluate("() => stepwise.debuggers.get('split_history').replay.runsOf(46)")
     expect(count_of(widget, 46, runs)).to_have_text(str(runs))
+
+
+def test_previous_and_next_change_of_a_variable(lesson):
+    """Issue 34 item 2: a variable chosen in Variables, the cursor goes to the step at which it next changes
+    and back to where it changed before, in either direction; past its last change it says so."""
+    widget = Widget(lesson.page, "split_history")
+    widget.reset("normal")
+    widget.bp(46).click()
+    widget.press("debug")
+    widget.expect_paused(46)   # the loop's first pass: index is 1
+    nav = widget.root.get_by_role("group", name="变量的变化")
+    nav.get_by_role("combobox", name="看哪个变量的变化").select_option("index")
+    widget.bp(46).click()   # off: the moves below are the change navigator's alone
+    nav.get_by_role("button", name="下一次变化 ▶").click()
+    widget.expect_paused(46)
+    expect(widget.variables).to_contain_text(re.compile(r"index \(已变化\)\s*3\b"))
+    nav.get_by_role("button", name="◀ 上一次变化").click()
+    widget.expect_paused(46)
+    expect(widget.variables).to_contain_text(re.compile(r"index \(已变化\)\s*1\b"))
+    nav.get_by_role("button", name="◀ 上一次变化").click()   # no earlier value: said, and no move
+    expect(widget.root.locator(".error-message")).to_have_text("index 在这一步之前没有变化过。")
+    widget.expect_paused(46)
+    nav.get_by_role("button", name="下一次变化 ▶").click()
+    nav.get_by_role("button", name="下一次变化 ▶").click()   # after its last change: said
+    expect(widget.root.locator(".error-message")).to_have_text("index 在这一步之后不再变化。")

@@ -978,3 +978,60 @@ describe('which lines ran, at 1,000,000 events (issue 34 item 3)', () => {
     assert.equal(r.index, here);
   });
 });
+
+describe('previous and next change of a variable, at 1,000,000 events (issue 34 item 2)', () => {
+  const { trace } = makeLoopTrace({ events: 1_000_000, helperEvery: 5 });
+  const r = new Replay(trace);
+  // The brute-force answer: walk the deltas in order; a name of a frame changes where its value differs
+  // from the one it last had in that frame (a full snapshot restating it is no change).
+  const changes = new Map();   // "frame name" -> events, ascending
+  const last = new Map();
+  for (const delta of trace.locals) {
+    for (const [name, ref] of Object.entries(delta.set)) {
+      const key = `${delta.f} ${name}`;
+      if (last.get(key) === ref) continue;
+      last.set(key, ref);
+      if (!changes.has(key)) changes.set(key, []);
+      changes.get(key).push(delta.i);
+    }
+  }
+  const stopAtOrBefore = (i) => {
+    let k = r.seek(i).index;
+    return k;
+  };
+
+  test('next and previous change of `total` and `i` in the loop frame match a scan, within a frame', () => {
+    for (const name of ['total', 'i']) {
+      const events = changes.get(`0 ${name}`);
+      assert.ok(events.length > 1000, `${name}: ${events.length} changes`);
+      for (const at of [0, 1, Math.floor(events.length / 2), events.length - 2]) {
+        r.seek(events[at]);
+        const from = r.index;
+        let t0 = performance.now();
+        const next = r.changeOf(0, name, 1);
+        const nextMs = performance.now() - t0;
+        const want = events.find((e) => e > from);
+        assert.equal(next.index, stopAtOrBefore(want), `${name}: next change after ${from}`);
+        assert.equal(next.reason, 'change');
+        r.seek(events[at + 1]);
+        const back = r.index;
+        t0 = performance.now();
+        const prev = r.changeOf(0, name, -1);
+        const prevMs = performance.now() - t0;
+        const wantBack = events.filter((e) => e < back).at(-1);
+        assert.equal(prev.index, stopAtOrBefore(wantBack), `${name}: previous change before ${back}`);
+        assert.ok(nextMs <= 16 && prevMs <= 16, `${nextMs.toFixed(2)} / ${prevMs.toFixed(2)} ms`);
+      }
+    }
+  });
+
+  test('from the end, back to the last change; past the last change forward, no move', () => {
+    const events = changes.get('0 total');
+    r.toEnd();
+    assert.equal(r.changeOf(0, 'total', -1).index, stopAtOrBefore(events.at(-1)));
+    const here = r.index;
+    assert.equal(r.changeOf(0, 'total', 1).reason, 'never');
+    assert.equal(r.index, here);
+    assert.equal(r.changeOf(0, 'nothing', 1).reason, 'never');
+  });
+});
