@@ -3,16 +3,13 @@ after, in the background), and the first run of a 1,000-step program once Python
 (then a second run, warm)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from urllib.parse import urlencode
 
 from common import stats
 from network import FAST, LINKS, throttle
 from page import LONG, click_to_paint, log_length, wait_painted
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
-from stepwise.playground import packed_code  # noqa: E402
+from stepwise.playground import packed_code
 
 # Two steps a pass (the `for` line and its body) for 499 passes, and the lines around: ~1,000 steps.
 PROGRAM = "total = 0\nfor n in range(499):\n    total += n\nprint(total)\n"

@@ -178,10 +178,14 @@ export class Debugger extends EventTarget {
       const runs = this.replay ? this.replay.runsOf(line) : null;
       row.classList.toggle("not-run", runs === 0);
       let count = /** @type {HTMLButtonElement|null} */ (row.querySelector("button.runs"));
+      const blank = row.querySelector("span.runs");   // keeps a line that never ran in step with the others
       if (!runs) {
         count?.remove();
+        if (runs === 0 && !blank) row.querySelector("button.bp")?.after(el("span", "runs"));
+        if (runs === null) blank?.remove();
         continue;
       }
+      blank?.remove();
       if (!count) {
         count = /** @type {HTMLButtonElement} */ (el("button", "runs"));
         count.type = "button";

@@ -1,9 +1,12 @@
 """Fifty teaching programs of our own (tests/fixtures/play_corpus/: aliasing, recursion, closures, classes,
 exceptions, generators, sorting, strings, dicts, input()) opened in the playground from a link, as a
 shared program arrives, and run: the output is what CPython prints for the file with its input piped in,
-the page's step count is its trace's, and the memory picture is drawn without error at every 10th step."""
+the page's trace has as many events as the same program recorded by the node Pyodide the tests use (two
+hosts, one recorder: the step count is the trace's), and the memory picture is drawn without error at every
+10th step."""
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -45,7 +48,7 @@ def test_the_corpus_is_fifty_programs():
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=[program.stem for program in PROGRAMS])
-def test_a_program_runs_in_the_playground_as_in_cpython(play, program):
+def test_a_program_runs_in_the_playground_as_in_cpython(play, pyodide, program):
     page = play.page
     since = play.mark()
     text = program.read_text(encoding="utf-8")
@@ -75,8 +78,11 @@ def test_a_program_runs_in_the_playground_as_in_cpython(play, program):
         slider.dispatchEvent(new Event("input"));
         frames.push(widget.root.querySelectorAll(".memory-body [role=group]").length);
       }
-      return { max: Number(slider.max), stops, frames };
+      return { max: Number(slider.max), stops, frames, events: widget.replay.eventCount };
     }""")
     assert drawn["max"] == drawn["stops"] + 1
+    recorded = json.loads(pyodide.run("import json\nfrom steptrace.whole_program import run_program\n"
+                                      f"result = run_program({text!r}, {stdin_of(program)!r})"))
+    assert drawn["events"] == recorded["stats"]["events"], (drawn["events"], recorded["stats"])
     assert all(count >= 1 for count in drawn["frames"][1:]), drawn
     assert play.problems(since) == []

@@ -233,6 +233,9 @@ def test_a_runaway_stops_at_the_readers_limit_and_keeps_its_steps(play):
     widget = widget_of(page)
     widget.press("run")
     expect(widget.status).not_to_have_text(re.compile("运行中|未运行"), timeout=60_000)
+    # Stopped by the reader's 0.5 s, not the default 2.5 s.
+    end = page.evaluate("() => stepwise.debuggers.get('main').trace.end")
+    assert (end["status"], end["reason"]) == ("stopped", "time_limit") and end["ms"] < 1500, end
     steps = page.evaluate("() => stepwise.debuggers.get('main').replay?.totalStops ?? 0")
     assert steps > 100, steps
     assert parse_qs(shared_link(page).removeprefix("#"))["seconds"] == ["0.5"]
