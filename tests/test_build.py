@@ -187,6 +187,18 @@ MISTAKES = {
         "toml", 'condition_example = "len(groups) > 1"', 'condition_example = "len(groups) >"',
         r"s08\.toml:(\d+): `condition_example` of 'split_history' is not an expression",
         'condition_example = "len(groups) >"'),
+    "step note on a line that is not there": (
+        "toml", '{ line = "if history_bytes(candidate) > budget or"', '{ line = "if history_size(candidate)"',
+        r"s08\.toml:(\d+): note line 'if history_size\(candidate\)' matches no line of prepare_context\(\) in "
+        r"runtime\.py; make it the unique start of one line", 'line = "if history_size(candidate)"'),
+    "step note pinned to a stage that is not one": (
+        "toml", '{ line = "if history_bytes(candidate) > budget or"', '{ stage = "if history_bytes(candidate)"',
+        r"s08\.toml:(\d+): note pinned to stage 'if history_bytes\(candidate\)' of 'prepare_context', which is "
+        r"not one of its stages \('def prepare_context'", 'stage = "if history_bytes(candidate)"'),
+    "question whose explanation lacks a language": (
+        "toml", 'explain = { zh = "cut = 组数', 'explain = { zhs = "cut = 组数',
+        r"s08\.toml:(\d+): the `explain` of a question of 'split_history' needs non-empty text for both zh and en",
+        'line = "cut = "'),
     "after-run note in one language": (
         "toml", 'after_run = { zh = "入口最后检查 messages == before：输入历史没有被修改。", en = "The entry ends by '
         'checking messages == before: the input history was not modified." }',

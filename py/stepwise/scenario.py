@@ -16,6 +16,7 @@ from pathlib import Path
 
 from steptrace.limits import Limits
 
+from .pins import Pin, read_pins, unique_line
 from .targets import Target, targets
 
 CASE_ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -58,6 +59,8 @@ class Function:
     # Where to change what a proof may fault, by key: "limits" (its own, else the lesson's [limits]) and
     # "outcomes.<case>" for each case it declares; the build's errors name these lines.
     lines: dict[str, int] = field(default_factory=dict)
+    notes: list[Pin] = field(default_factory=list)       # step notes (stepwise.pins)
+    questions: list[Pin] = field(default_factory=list)   # predict mode's questions
 
 
 @dataclass
@@ -235,7 +238,7 @@ def _line_from_message(message: str) -> int | None:
 
 
 FUNCTION_KEYS = {"name", "cases", "setup", "entry", "stages", "limits", "condition_example", "after_run",
-                 "history_budget", "outcomes"}
+                 "history_budget", "outcomes", "notes", "questions"}
 HISTORY_KEYS = {"budget": "the local that holds the byte budget, e.g. \"budget\"",
                 "summary_marker": "text that starts a summary message",
                 "trimmed_marker": "text that replaces a trimmed result",
@@ -303,6 +306,9 @@ def _function(spec: dict, text: str, path: Path, source_path: Path, source_text:
     _compile(entry.strip("\n"), "<entry>", path, entry_line + 1 if entry_line else None, f"the entry of {name!r}")
     node = defined[name]
     stages = _stages(spec.get("stages", []), entry_of, node, source_text.splitlines(), source_path)
+    notes, questions = (read_pins(spec.get(key), key, function=name, node=node, lines=source_text.splitlines(),
+                                  stages={s.start: s.line for s in stages}, line_of=entry_of.line,
+                                  fail=entry_of.error, source_name=source_path.name) for key in ("notes", "questions"))
     limits = _limits(spec.get("limits", {}), lesson_limits, path, entry_of.key_line("limits"),
                      f"the limits of {name!r}")
     after_run = spec.get("after_run")
@@ -321,7 +327,7 @@ def _function(spec: dict, text: str, path: Path, source_path: Path, source_text:
     return Function(name, list(cases), setup, entry, stages, node.first, node.last, node.kind, limits,
                     _condition_example(spec.get("condition_example"), entry_of), after_run, budget, outcomes,
                     _code_start(text, setup_line if setup.strip() else None, setup),
-                    _code_start(text, entry_line, entry), {k: v for k, v in lines.items() if v})
+                    _code_start(text, entry_line, entry), {k: v for k, v in lines.items() if v}, notes, questions)
 
 
 def _named_entry(spec: dict, text: str, path: Path, source_path: Path, defined: dict[str, Target],
@@ -375,12 +381,11 @@ def _stages(raw_stages: object, entry: _Entry, node: Target, lines: list[str], s
                               f"each stage of {name!r} needs `start` (the start of a line in the function)")
         where = entry.line(re.escape(raw["start"]))
         label = _labels(raw, f"stage {raw['start']!r}", entry.path, where)
-        hits = [n for n in range(node.first, node.last + 1) if lines[n - 1].strip().startswith(raw["start"])]
-        if len(hits) != 1:
-            problem = "matches no line" if not hits else f"matches lines {hits}"
-            raise entry.error(where, f"stage start {raw['start']!r} {problem} of {name}() in "
+        line = unique_line(raw["start"], node, lines)
+        if isinstance(line, str):
+            raise entry.error(where, f"stage start {raw['start']!r} {line} of {name}() in "
                                      f"{source_path.name}; make it the unique start of one line")
-        stages.append(Stage(raw["start"], label["zh"], label["en"], hits[0]))
+        stages.append(Stage(raw["start"], label["zh"], label["en"], line))
     if [s.line for s in stages] != sorted(s.line for s in stages):
         raise entry.error(entry.at, f"the stages of {name!r} must be listed in source order")
     return stages

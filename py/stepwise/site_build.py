@@ -45,6 +45,7 @@ def page_data(lesson: Lesson, root: str, pyodide: str) -> dict:
             "code": {case: list(data.code(spec.name, case)) for case in spec.cases},
             "limits": spec.limits.for_page(), "conditionExample": spec.condition_example,
             "afterRun": spec.after_run, "historyBudget": spec.history_budget,
+            "notes": [pin.for_page() for pin in spec.notes], "questions": [pin.for_page() for pin in spec.questions],
             "recorded": {case: trace_path(spec.name, case) for case in spec.cases
                          if (spec.name, case) in lesson.traces},
         }

@@ -115,6 +115,8 @@ export class Debugger extends EventTarget {
     this.edited = null; // the reader's own [setup, entry], run live
     /** @type {Map<string, any>} the variables Variables shows now (watches and hover read them) */
     this.shownVars = new Map();
+    /** @type {Set<number>} lines Continue pauses at besides breakpoints (predict-mode.js) */
+    this.pauseLines = new Set();
     this.watches = new WatchPanel(this.#el(".panel.watch"), { t: this.t, onChange: () => this.#changed() });
     this.#bind();
     this.#bindEditing();
@@ -509,7 +511,10 @@ export class Debugger extends EventTarget {
     if (action === "stop") return this.stop();
     const ended = this.state === "finished" || this.state === "error";   // error with a replay: raised or stopped
     if (!this.replay || !(this.state === "paused" || (REVERSE.has(action) && ended))) return;
-    this.#afterMove(this.replay[MOVES[action]]());
+    // Continue also pauses at the lines a mode asks for (predict mode: the author's questions).
+    const move = action === "continue" && this.pauseLines.size ? this.replay.runToLines(this.pauseLines)
+      : this.replay[MOVES[action]]();
+    this.#afterMove(move, action);
   }
 
   /** Run (show the end) or Debug (pause at the first breakpoint, or the function's first line). */
@@ -526,7 +531,7 @@ export class Debugger extends EventTarget {
     else {
       move = this.#pausing() ? replay.continueFromStart() : replay.start();
     }
-    this.#afterMove(move);
+    this.#afterMove(move, step != null ? "link" : mode);
   }
 
   /** Does any breakpoint pause (switched on, not a log point)? Debug then runs to it. */
@@ -644,7 +649,8 @@ export class Debugger extends EventTarget {
 
   // ------------------------------------------------------------------ rendering
 
-  #afterMove(move) {
+  /** @param {any} move @param {string|null} [via] the toolbar action that made it (moved's detail says it) */
+  #afterMove(move, via = null) {
     this.notices = this.pendingNotices;   // said at the move they explain, gone with the next
     this.pendingNotices = [];
     this.viewedFrame = null;   // every move shows where execution is
@@ -661,7 +667,7 @@ export class Debugger extends EventTarget {
     // the same line is heard too (the status alone would read the same).
     this.#el(".announce").textContent = `${this.status.textContent} · ${this.stepCount.textContent}`;
     this.#changed();
-    this.dispatchEvent(new CustomEvent("moved", { detail: { move, position } }));
+    this.dispatchEvent(new CustomEvent("moved", { detail: { move, position, via } }));
   }
 
   /**

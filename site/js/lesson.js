@@ -2,6 +2,8 @@
 import { Debugger } from "./debugger.js";
 import { I18n, initialLang, rememberLang } from "./i18n.js";
 import { hooks } from "./page-hooks.js";
+import { attachPredict } from "./predict-mode.js";
+import { attachStepNotes } from "./step-notes.js";
 import { WorkerClient } from "./worker-client.js";
 
 const lesson = JSON.parse(document.getElementById("lesson-data").textContent);
@@ -56,6 +58,8 @@ for (const root of /** @type {NodeListOf<HTMLElement>} */ (document.querySelecto
   const widget = new Debugger(root, { lesson: ownFile(lesson.functions[name]), fn: lesson.functions[name], name,
     worker, i18n });
   widget.addEventListener("change", () => linkLater(widget));
+  attachStepNotes(widget);
+  attachPredict(widget);
   debuggers.set(name, widget);
 }
 

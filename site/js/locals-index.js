@@ -254,6 +254,27 @@ export class LocalsIndex {
     return -1;
   }
 
+  /**
+   * The names of frame fi whose value at event `to` is not their value at event `from` (set, rebound,
+   * mutated or deleted in between): what a step from `from` to `to` changed there. A value restated by
+   * a full snapshot is no change (values are pooled: one value, one index).
+   * @param {number} fi @param {number} from @param {number} to
+   * @returns {string[]}
+   */
+  changedBetween(fi, from, to) {
+    const names = [];
+    const fullFrom = this.lastFull(fi, from), fullTo = this.lastFull(fi, to);
+    for (let j = this.frameSlotStart[fi], end = this.frameSlotStart[fi + 1]; j < end; j++) {
+      const slot = this.frameSlots[j];
+      const a = this.lastChange(slot, from), b = this.lastChange(slot, to);
+      if (a === b) continue;
+      const refA = a < 0 || this.slotList[a] < fullFrom ? -1 : this.slotValue[a];
+      const refB = b < 0 || this.slotList[b] < fullTo ? -1 : this.slotValue[b];
+      if (refA !== refB) names.push(this.names[this.slotNameId[slot]]);
+    }
+    return names;
+  }
+
   /** The slot of `name` in frame fi, or -1 (a short scan: frames have few names). */
   slotFor(fi, name) {
     const id = this._nameIds.get(name);

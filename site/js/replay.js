@@ -249,6 +249,17 @@ export class Replay {
     return this._at(lastAtMost(x.stops, 0, x.stopCount, i), 'change');
   }
 
+  /**
+   * The locals of frame `frameId` whose values differ between events `from` and `to` (what a step changed
+   * there: predict mode hides them until the reader guesses). Unknown frame: none.
+   * @param {number} frameId @param {number} from @param {number} to
+   * @returns {string[]}
+   */
+  changedBetween(frameId, from, to) {
+    const fi = this.traceIndex.frameIndex(frameId);
+    return fi < 0 ? [] : this.traceIndex.locals.changedBetween(fi, from, to);
+  }
+
   /** Is the stop at event i a repeat of its line (a comprehension's next item), not an arrival? */
   isRepeat(i) {
     return i >= 0 && i < this.traceIndex.eventCount && this.traceIndex.isRepeat(i);
@@ -330,10 +341,25 @@ export class Replay {
    * @returns {Move}
    */
   runToLine(line, { fromStart = false } = {}) {
+    return this.runToLines([line], { fromStart });
+  }
+
+  /**
+   * Run to the first arrival at any of `lines` (runToLine for several: predict mode's Continue stops at
+   * the author's questions as at breakpoints). A binary search per line and one breakpoint search.
+   * @param {Iterable<number>} lines
+   * @param {{fromStart?: boolean}} [opts]
+   * @returns {Move}
+   */
+  runToLines(lines, { fromStart = false } = {}) {
     const x = this.traceIndex, m = x.stopCount;
     if (!fromStart && this._k >= m) return this._at(m, 'end');
     const from = fromStart ? -1 : x.stops[this._k];
-    const arrival = this.breakpointSet.nextArrival(line, from);
+    let arrival = -1;
+    for (const line of lines) {
+      const a = this.breakpointSet.nextArrival(line, from);
+      if (a >= 0 && (arrival < 0 || a < arrival)) arrival = a;
+    }
     const limit = arrival >= 0 ? arrival - 1 : x.eventCount - 1;
     const hit = this.breakpointSet.nextHit(from, limit);
     if (hit >= 0) return this._at(x.stopOf(hit), 'breakpoint');

@@ -238,3 +238,48 @@ def test_next_change_of_a_variable_in_textbook_code(pages):
     nav.get_by_role("button", name="◀ 上一次变化").click()
     widget.expect_paused(after)
     assert widget.root.locator(".step-count").inner_text() == seen[0] != seen[1]
+
+
+def test_step_notes_and_predict_mode_in_textbook_code(pages):
+    """Issue 34 items 5 and 6 on plan_trip: a line's note shows on its line, a stage's all through the stage;
+    predict mode stops at the author's question, hides both names the line sets, and scores the guesses."""
+    widget = widget_for(pages, "routes", "plan_trip")
+    widget.reset("town")
+    note = widget.root.get_by_role("note", name="讲解")
+    add = line_of("minutes += leg_minutes")
+    widget.bp(add).click()
+    widget.press("debug")
+    widget.expect_paused(add)
+    expect(note).to_contain_text("每段的分钟数累加进总数。")
+    widget.bp(add).click()
+    widget.press("over")
+    expect(note).to_be_hidden()
+    back = line_of("return minutes, legs")
+    widget.bp(back).click()
+    widget.press("continue")
+    widget.expect_paused(back)
+    expect(note).to_contain_text("📌 本阶段 全部路段规划完毕。")
+    widget.bp(back).click()
+
+    toggle = widget.root.get_by_role("button", name="预测", exact=True)
+    card = widget.root.get_by_role("group", name="预测", exact=True)
+    widget.reset("town")
+    toggle.click()
+    try:
+        widget.press("debug")
+        widget.press("continue")
+        start = line_of("minutes, legs = 0, []")
+        widget.expect_paused(start)
+        expect(card).to_contain_text("这一行之后 minutes 是多少？")
+        widget.press("over")
+        card.get_by_role("textbox", name="你猜 minutes 的新值").fill("0")
+        card.get_by_role("textbox", name="你猜 legs 的新值").fill("[1]")
+        card.get_by_role("button", name="揭晓").click()
+        expect(card.get_by_role("listitem")).to_have_text(["✓ minutes = 0：猜对了", "✗ legs = []，你猜的是 [1]"])
+        expect(card).to_contain_text("讲解：总数从0开始")
+        expect(card).to_contain_text("得分：1 / 2")
+        widget.press("continue")   # on to the next question: the first leg's addition
+        widget.expect_paused(add)
+        expect(card).to_contain_text("这一段之后总分钟数是多少？")
+    finally:
+        toggle.click()

@@ -1035,3 +1035,60 @@ describe('previous and next change of a variable, at 1,000,000 events (issue 34 
     assert.equal(r.changeOf(0, 'nothing', 1).reason, 'never');
   });
 });
+
+describe('what a step changed, and Continue to the next of several lines, at 1,000,000 events (issue 34 item 5)', () => {
+  const { trace } = makeLoopTrace({ events: 1_000_000, helperEvery: 5 });
+  const r = new Replay(trace);
+  // The brute-force answer: fold a frame's deltas from the start up to an event (a full delta restarts it).
+  const fold = (frame, until) => {
+    let vars = new Map();
+    for (const delta of trace.locals) {
+      if (delta.i > until) break;
+      if (delta.f !== frame) continue;
+      if (delta.full) vars = new Map();
+      for (const [name, ref] of Object.entries(delta.set)) vars.set(name, ref);
+      for (const name of delta.del ?? []) vars.delete(name);
+    }
+    return vars;
+  };
+  const changedByScan = (frame, from, to) => {
+    const a = fold(frame, from), b = fold(frame, to);
+    return [...new Set([...a.keys(), ...b.keys()])].filter((name) => a.get(name) !== b.get(name)).sort();
+  };
+
+  test('the names a step changed match a fold of the deltas, within a frame', () => {
+    const n = r.eventCount;
+    const pairs = [[0, 1], [10, 11], [1000, 1003], [n / 2, n / 2 + 1], [n / 2, n / 2 + 7], [n - 40, n - 2], [5, n - 2]];
+    let checked = 0;
+    for (const [a, b] of pairs.map(([x, y]) => [Math.floor(x), Math.floor(y)])) {
+      for (const frame of new Set([0, r.eventAt(b).frame])) {
+        const t0 = performance.now();
+        const got = r.changedBetween(frame, a, b).sort();
+        const ms = performance.now() - t0;
+        assert.deepEqual(got, changedByScan(frame, a, b), `frame ${frame}, ${a} -> ${b}`);
+        assert.ok(ms <= 16, `${ms.toFixed(2)} ms`);
+        checked += got.length;
+      }
+    }
+    assert.ok(checked > 0, 'some step changed something');
+    assert.deepEqual(r.changedBetween(424242, 0, 10), []);
+  });
+
+  test('Continue that also pauses at some lines goes to the first arrival at any of them, as a scan finds it', () => {
+    const { kind, line } = trace.events;
+    const lines = [...new Set(line)].filter((l) => l > 0).slice(0, 2);
+    for (const start of [0, 12345, 700000]) {
+      r.seek(start);
+      const from = r.index;
+      const t0 = performance.now();
+      const move = r.runToLines(lines);
+      const ms = performance.now() - t0;
+      let want = -1;
+      for (let i = from + 1; i < kind.length && want < 0; i++) {
+        if (kind[i] === 'l' && lines.includes(line[i]) && !r.isRepeat(i)) want = i;
+      }
+      assert.equal(move.index, want < 0 ? r.eventCount : want, `from ${from}`);
+      assert.ok(ms <= 16, `${ms.toFixed(2)} ms`);
+    }
+  });
+});
