@@ -5,6 +5,9 @@
 import { readFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
 import { mountRepo } from "../tools/pyodide_node/repo-fs.mjs";
+import { fromPacked } from "../site/js/trace-columns.js";
+import { objectLooks } from "../site/js/object-looks.js";
+import { TraceIndex } from "../site/js/trace-index.js";
 
 const request = JSON.parse(process.argv[2]);
 const PROGRAM = readFileSync(new URL("./heavy_program.py", import.meta.url), "utf8");
@@ -32,13 +35,16 @@ def measure(setup, entry, traced, limit, source, module):
     header = json.loads(packed["header"])
     size = sum(len(v) for v in packed["columns"].values()) + len(packed["header"]) + len(packed["previews"])
     return {"s": time.perf_counter() - started, "events": header["stats"]["events"], "kept": header["stats"]["kept"],
-            "gap": header.get("gap"), "end": header["end"]["status"], "reason": header["end"]["reason"], "bytes": size}
+            "gap": header.get("gap"), "end": header["end"]["status"], "reason": header["end"]["reason"], "bytes": size,
+            "packed": packed}
 measure`);
   const runs = { untraced: [], traced: [] };
   for (const traced of [false, true]) {
     for (let rep = 0; rep < request.reps; rep++) {
       const result = measure(request.setup, entry, traced, request.limit, request.source, request.module)
         .toJs({ dict_converter: Object.fromEntries });
+      if (result.packed) Object.assign(result, indexTimes(result.packed));
+      delete result.packed;
       runs[traced ? "traced" : "untraced"].push({ ...result, peak_mb: heapMb() });
     }
   }
@@ -46,3 +52,21 @@ measure`);
   process.stderr.write(`[heavy] ${name} done\n`);
 }
 console.log(JSON.stringify(out));
+
+/**
+ * The page's indexing of one traced run, as its worker does it (the packed form): the whole index, and of it
+ * the object looks where-from reads (object-looks.js), interleaved, 3 times each; the medians.
+ */
+function indexTimes(packed) {
+  const whole = [], looks = [];
+  for (let rep = 0; rep < 3; rep++) {
+    let t0 = performance.now();
+    const index = new TraceIndex(fromPacked(packed));
+    whole.push(performance.now() - t0);
+    t0 = performance.now();
+    objectLooks(index.locals, index.frameCount);
+    looks.push(performance.now() - t0);
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[1];
+  return { index_ms: median(whole), looks_ms: median(looks) };
+}

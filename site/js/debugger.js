@@ -7,7 +7,7 @@
 import { parseCondition, toPreview } from "./conditions.js";
 import { Replay } from "./replay.js";
 import { highlightPython } from "./python-highlight.js";
-import { renderValue, shortText } from "./values-view.js";
+import { fromButton, renderValue, shortText } from "./values-view.js";
 import { historyBytes, isHistory, renderHistory } from "./history-picture.js";
 import { drawArrows, freshened, objectsReached, renderMemory } from "./memory-picture.js";
 import { count } from "./i18n.js";
@@ -115,6 +115,10 @@ export class Debugger extends EventTarget {
     this.edited = null; // the reader's own [setup, entry], run live
     /** @type {Map<string, any>} the variables Variables shows now (watches and hover read them) */
     this.shownVars = new Map();
+    /** @type {number[]} the steps jumps left (Infinity: finished), last last (`jumpBack`) */
+    this.jumps = [];
+    /** @type {{key: string, index: number, change: number}|null} the last where-from answer (asked again: the write before) */
+    this.lastFrom = null;
     /** @type {Set<number>} lines Continue pauses at besides breakpoints (predict-mode.js) */
     this.pauseLines = new Set();
     this.watches = new WatchPanel(this.#el(".panel.watch"), { t: this.t, onChange: () => this.#changed() });
@@ -203,7 +207,8 @@ export class Debugger extends EventTarget {
   /** The cursor to where `line` next runs (from its last run, its first): the count beside the line. */
   goToNextRun(line) {
     if (!this.replay || this.state === "running" || !this.replay.runsOf(line)) return;
-    this.#afterMove(this.replay.nextRunOf(line));
+    this.#remember(this.replay.position());
+    this.#afterMove(this.replay.nextRunOf(line), "line-run");
   }
 
   /** The change navigator's names: the shown frame's locals, the chosen one kept while the frame has it. */
@@ -231,9 +236,70 @@ export class Debugger extends EventTarget {
   goToChange(direction) {
     const name = /** @type {HTMLSelectElement} */ (this.#el("select[name=change-name]")).value;
     if (!this.replay || this.state === "running" || !name || this.changeFrame == null) return;
+    const before = this.replay.position();
     const move = this.replay.changeOf(this.changeFrame, name, direction);
     if (move.reason === "never") this.notify(this.t(direction < 0 ? "no_change_before" : "no_change_after", { name }));
-    else this.#afterMove(move);
+    else {
+      this.#remember(before);
+      this.#afterMove(move, "change");
+    }
+  }
+
+  /**
+   * Where did this come from (provenance.js): the cursor to the step that last wrote a name of a frame
+   * (`{frameId, name}`), an object (`{object}`) or one of its items (`{object, item}`); asked again from
+   * the answer, the write before it. The status says where (line, step); nothing written by then is said.
+   * @param {{frameId?: number, name?: string, object?: number, item?: any}} target @param {string} label
+   */
+  whereFrom(target, label) {
+    if (!this.replay || this.state === "running") return;
+    const key = JSON.stringify(target);
+    const again = this.lastFrom?.key === key && this.lastFrom.index === this.replay.index;
+    const before = this.replay.position();
+    const move = this.replay.whereFrom(target, again ? this.lastFrom.change - 1 : null);
+    if (move.reason === "never") {
+      this.notify(this.t(again ? "from_none_before" : "from_none", { what: label }));
+      return;
+    }
+    this.#remember(before);
+    const { written } = move;
+    const step = this.replay.position().stepNumber;
+    const said = { call: "status_passed_at", entry: "status_passed_by_entry" }[written.via]
+      ?? (target.object != null && !target.item ? (written.first ? "status_first_seen_at" : "status_changed_at") : "status_set_at");
+    this.#afterMove(move, "from", { key: said, values: { what: label, line: written.line, step } });
+    this.lastFrom = { key, index: this.replay.index, change: written.change };
+  }
+
+  /** Where-from on an item of a container in Variables (values-view.js). */
+  fromItem = (target, label) => this.whereFrom(target, label);
+
+  /**
+   * Before a jump (where-from, a line's next run, a variable's change), the step it left: Back to it
+   * (the timeline's ↩, Alt+←) retraces the jumps, last first, as an editor's Go Back does.
+   * @param {{stepNumber: number, finished: boolean}} position
+   */
+  #remember(position) {
+    this.jumps.push(position.finished ? Infinity : position.stepNumber);
+    if (this.jumps.length > 50) this.jumps.shift();
+    this.#showJumpBack();
+  }
+
+  /** Back to where the last jump left. */
+  jumpBack() {
+    if (!this.replay || this.state === "running" || !this.jumps.length) return;
+    const step = this.jumps.pop();
+    this.lastFrom = null;
+    this.#showJumpBack();
+    this.#afterMove(step === Infinity ? this.replay.toEnd() : this.replay.seekStep(step), "jump-back");
+  }
+
+  #showJumpBack() {
+    const button = /** @type {HTMLButtonElement} */ (this.#el("button.jump-back"));
+    const step = this.jumps.at(-1);
+    button.hidden = step === undefined;
+    if (step !== undefined) {
+      button.textContent = this.t(step === Infinity ? "jump_back_end" : "jump_back", { step: count(step) });
+    }
   }
 
   /** What the worker is asked to run for the current case; the playground's page adds its program. */
@@ -277,6 +343,7 @@ export class Debugger extends EventTarget {
       else this.toggleBreakpoint(+button.dataset.line);
     });
     this.select.addEventListener("change", () => this.setCase(this.select.value));
+    this.#el("button.jump-back").addEventListener("click", () => this.jumpBack());
     this.#el(".change-nav").addEventListener("click", (event) => {
       const button = /** @type {HTMLElement|null} */ (/** @type {Element} */ (event.target).closest("button[data-change]"));
       if (button) this.goToChange(button.dataset.change === "-1" ? -1 : 1);
@@ -344,6 +411,22 @@ export class Debugger extends EventTarget {
         if (key === "F9") this.toggleBreakpoint(line);
         else this.goToNextRun(line);
       }
+      return;
+    }
+    else if (event.altKey && (key === "w" || key === "W")) {
+      // Alt+W: where the focused variable, container or memory box came from (its ⤺ button's click).
+      const focused = /** @type {HTMLElement|null} */ (document.activeElement);
+      const holder = /** @type {HTMLElement|null|undefined} */ (focused?.closest?.("dt, details[data-object], .mem-object, .mem-row"));
+      const button = holder?.matches("details") ? null : /** @type {HTMLButtonElement|null|undefined} */ (holder?.querySelector(":scope > button.from, :scope > .mem-head > button.from"));
+      if (!holder || !this.root.contains(holder)) return;
+      event.preventDefault();
+      if (button) button.click();
+      else this.whereFrom({ object: +holder.dataset.object }, holder.dataset.label ?? "");
+      return;
+    }
+    else if (event.altKey && key === "ArrowLeft") {
+      event.preventDefault();   // the browser's Back would leave the page
+      this.jumpBack();
       return;
     }
     if (!action) return;
@@ -649,8 +732,11 @@ export class Debugger extends EventTarget {
 
   // ------------------------------------------------------------------ rendering
 
-  /** @param {any} move @param {string|null} [via] the toolbar action that made it (moved's detail says it) */
-  #afterMove(move, via = null) {
+  /**
+   * @param {any} move @param {string|null} [via] the toolbar action that made it (moved's detail says it)
+   * @param {{key: string, values: object}|null} [detail] what the status says of the stop, when the move knows better
+   */
+  #afterMove(move, via = null, detail = null) {
     this.notices = this.pendingNotices;   // said at the move they explain, gone with the next
     this.pendingNotices = [];
     this.viewedFrame = null;   // every move shows where execution is
@@ -660,7 +746,7 @@ export class Debugger extends EventTarget {
     if (position.finished) {
       this.#setState(end.status === "returned" ? "finished" : "error");
     } else {
-      this.#setState("paused", position.line, this.#stopDetail(position));
+      this.#setState("paused", position.line, detail ?? this.#stopDetail(position));
     }
     this.#render(position);
     // What a screen reader hears at each move: the state and the step, so that a move to another stop on
@@ -717,6 +803,9 @@ export class Debugger extends EventTarget {
   }
 
   #clearPanels() {
+    this.jumps = [];   // a new trace: its steps are not the old one's
+    this.lastFrom = null;
+    this.#showJumpBack();
     this.#renderRuns();
     this.#fillChangeNav(null, new Map());
     for (const row of this.#all("[aria-current]")) row.removeAttribute("aria-current");
@@ -900,8 +989,10 @@ export class Debugger extends EventTarget {
     for (const [name, value] of vars) {
       const term = el("dt", changed.has(name) && !position.finished ? "changed" : "", name);
       if (term.className) term.append(el("span", "visually-hidden", ` (${this.t("changed")})`));
+      const frameId = own.frame?.id;
+      if (frameId != null) term.append(fromButton(this.t, name, () => this.whereFrom({ frameId, name }, name), true));
       const detail = el("dd");
-      detail.append(renderValue(value, this.t, this.opened, `${scope}:${name}`));
+      detail.append(renderValue(value, this.t, this.opened, `${scope}:${name}`, { label: name, go: this.fromItem }));
       (cells.has(name) ? closure : table).append(term, detail);
       if (pictured(value)) history.append(renderHistory(name, value, budgeted(name) ? budget : null, this.t, markers, widest));
     }
@@ -958,7 +1049,7 @@ export class Debugger extends EventTarget {
       // A deep stack (recursion) draws its outermost frames and its innermost ones, as the call stack does.
       const chosen = only ? atStack.filter((frame) => frame.id === (viewed?.id ?? atStack.at(-1)?.id))
         : atStack.length > MEMORY_FRAMES ? [...atStack.slice(0, 2), ...atStack.slice(2 - MEMORY_FRAMES)] : atStack;
-      return chosen.map((frame) => ({ function: frame.function, current: frame.id === viewed?.id,
+      return chosen.map((frame) => ({ id: frame.id, function: frame.function, current: frame.id === viewed?.id,
         vars: this.replay.localsAt(index, frame.id).vars }));
     };
     const frames = framesAt(last, stack);
@@ -969,7 +1060,9 @@ export class Debugger extends EventTarget {
     // Objects keep their cells from the picture before while the same run is shown (memory-layout.js).
     const kept = this.#memoryCells?.replay === this.replay ? this.#memoryCells.cells : undefined;
     const { picture, cells } = renderMemory(frames, { returned, before, folded, anchor: `${this.root.id}-obj`,
-      t: this.t, cells: kept });
+      t: this.t, cells: kept, from: position.finished ? null : {
+        name: (frameId, name) => this.whereFrom({ frameId, name }, name),
+        object: (object, label) => this.whereFrom({ object }, label) } });
     this.#memoryCells = { replay: this.replay, cells };
     body.append(picture);
     requestAnimationFrame(() => drawArrows(picture));

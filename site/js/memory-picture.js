@@ -7,7 +7,7 @@
 // group named by its function, a reference a link named `<label> → <type> #<n>` (a variable's name, `[i]`,
 // a dict key's short text, or a field's name). Values are data: all text goes in through textContent.
 import { drawingOrder, heldBy, isObject, neighbour, placeObjects } from "./memory-layout.js";
-import { shortText } from "./values-view.js";
+import { fromButton, shortText } from "./values-view.js";
 
 /** A value's short text in the picture: a text as Python writes it ('content'), the rest as Variables does. */
 const pythonText = (value) => (value?.t === "str" && typeof value.r === "string" ? value.r : shortText(value));
@@ -79,15 +79,17 @@ export function freshened(vars, newer) {
 
 /**
  * The picture of one step.
- * @param {{function: string, current: boolean, vars: Map<string, any>}[]} frames outermost first
+ * @param {{id?: number, function: string, current: boolean, vars: Map<string, any>}[]} frames outermost first
  * @param {{returned?: any, before?: Map<number, any>|null, folded?: number, anchor: string, t: Function,
- *   cells?: Map<number, [number, number]>}} options
+ *   cells?: Map<number, [number, number]>, from?: {name: (frameId: number, name: string) => void,
+ *   object: (id: number, label: string) => void}|null}} options
  *   `before`: the objects of the step before (what changed is marked); `folded`: frames left out after the
  *   first two (a deep recursion); `anchor`: a prefix for element ids; `cells`: where the picture drawn
- *   before put its objects (memory-layout.js), kept for those still drawn
+ *   before put its objects (memory-layout.js), kept for those still drawn; `from`: where-from (⤺) on each
+ *   variable and object (provenance.js)
  * @returns {{picture: HTMLElement, cells: Map<number, [number, number]>}}
  */
-export function renderMemory(frames, { returned, before = null, folded = 0, anchor, t, cells: previous }) {
+export function renderMemory(frames, { returned, before = null, folded = 0, anchor, t, cells: previous, from = null }) {
   const objects = objectsReached([...frames].reverse(), returned);
   const roots = [...frames.flatMap((frame) => [...frame.vars.values()]), returned];
   const order = drawingOrder(roots, objects);
@@ -101,7 +103,7 @@ export function renderMemory(frames, { returned, before = null, folded = 0, anch
   const objectColumn = el("div", "mem-objects");
   const byPlace = [...cells].sort(([, a], [, b]) => a[0] - b[0] || a[1] - b[1]);
   for (const [id, [row, column]] of byPlace) {
-    const box = objectBox(id, objects.get(id), { before, newest, cell, t });
+    const box = objectBox(id, objects.get(id), { before, newest, cell, t, from });
     box.id = target(id);
     box.style.gridRow = String(row + 1);
     box.style.gridColumn = String(column + 1);
@@ -118,12 +120,12 @@ export function renderMemory(frames, { returned, before = null, folded = 0, anch
   const arrows = document.createElementNS(SVG, "svg");
   arrows.classList.add("mem-arrows");
   arrows.setAttribute("aria-hidden", "true");
-  picture.append(frameColumn(frames, { returned, folded, cell, t }), objectColumn, arrows);
+  picture.append(frameColumn(frames, { returned, folded, cell, t, from }), objectColumn, arrows);
   return { picture, cells };
 }
 
 /** The frames, outermost first: a group per frame named by its function, a row per variable. */
-function frameColumn(frames, { returned, folded, cell, t }) {
+function frameColumn(frames, { returned, folded, cell, t, from }) {
   const column = el("div", "mem-frames");
   frames.forEach((frame, n) => {
     if (folded && n === 2) column.append(el("div", "mem-more", t("more_frames", { n: folded })));
@@ -132,7 +134,11 @@ function frameColumn(frames, { returned, folded, cell, t }) {
     box.setAttribute("aria-label", frame.function);
     box.append(el("div", "mem-head", frame.function));
     const rows = el("div", "mem-rows");
-    for (const [name, value] of frame.vars) rows.append(row(name, cell(name, value)));
+    for (const [name, value] of frame.vars) {
+      const line = row(name, cell(name, value));
+      if (from && frame.id != null) line.append(fromButton(t, name, () => from.name(frame.id, name)));
+      rows.append(line);
+    }
     if (frame.current && returned !== undefined && returned !== null) {
       rows.append(row(`⟵ ${t("returned")}`, cell(t("returned"), returned)));
     }
@@ -148,7 +154,7 @@ function frameColumn(frames, { returned, folded, cell, t }) {
  * numbers are given in the order objects are first seen, so an object made at this step has a number
  * above all those of the step before; one only newly reached (an old object fetched from a cache) has not.
  */
-function objectBox(id, node, { before, newest, cell, t }) {
+function objectBox(id, node, { before, newest, cell, t, from }) {
   const box = el("div", "mem-object");
   box.dataset.id = String(id);
   box.setAttribute("role", "group");
@@ -160,6 +166,7 @@ function objectBox(id, node, { before, newest, cell, t }) {
     box.classList.add(mark);
     head.append(el("span", "mem-mark", t(mark)));   // in words too, not by colour alone
   }
+  if (from) head.append(fromButton(t, `${node.t} #${id}`, () => from.object(id, `${node.t} #${id}`)));
   box.append(head);
   box.append(inside(node, cell, t));
   return box;

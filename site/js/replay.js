@@ -14,13 +14,16 @@
 
 import { ConditionError, parseCondition } from './conditions.js';
 import { Breakpoints } from './breakpoints.js';
+import { Provenance } from './provenance.js';
 import { firstGreater, lastAtMost } from './sorted-arrays.js';
 import { C_EXC, C_RETURN, TraceIndex } from './trace-index.js';
 
 export { ConditionError };
 
 /**
- * @typedef {{index: number, reason: 'step'|'breakpoint'|'end'|'start'|'line-run'|'change'|'never'}} Move
+ * @typedef {{index: number, reason: 'step'|'breakpoint'|'end'|'start'|'line-run'|'change'|'written'|'never'}} Move
+ * @typedef {import('./provenance.js').ItemKey} ItemKey
+ * @typedef {import('./provenance.js').Write & {line: number, frameId: number}} Written
  * @typedef {import('./trace-index.js').Frame} Frame
  * @typedef {import('./trace-index.js').Value} Value
  * @typedef {import('./breakpoints.js').BreakpointInfo} BreakpointInfo
@@ -42,6 +45,8 @@ export class Replay {
     this.trace = index.header;
     this.breakpointSet = new Breakpoints(index);
     this._k = 0; // cursor as a stop number (0-based); === totalStops when finished
+    /** @type {Provenance|null} where-from's answers (made at the first question) */
+    this._provenance = null;
   }
 
   /**
@@ -258,6 +263,32 @@ export class Replay {
   changedBetween(frameId, from, to) {
     const fi = this.traceIndex.frameIndex(frameId);
     return fi < 0 ? [] : this.traceIndex.locals.changedBetween(fi, from, to);
+  }
+
+  /**
+   * Where did this come from: move to the step that last wrote a name of a frame (`{frameId, name}`: bound it
+   * to the value it holds), an object (`{object}`: changed it, through whichever name) or an object's item
+   * (`{object, item}`), at or before event `before` (the cursor when null; an answer's `change - 1` for the
+   * write before it). The move's `written` says where: the line, the frame, and `via` 'call' when the value
+   * was an argument passed by the caller's line (then that line is the step), 'entry' when the case's entry
+   * passed it. Nothing written by then: no move (reason 'never').
+   * @param {{frameId?: number, name?: string, object?: number, item?: ItemKey|null}} target
+   * @param {number|null} [before]
+   * @returns {Move & {written?: Written}}
+   */
+  whereFrom(target, before = null) {
+    const x = this.traceIndex;
+    const here = before ?? (this.finished ? x.eventCount - 1 : this.index);
+    const provenance = (this._provenance ??= new Provenance(x));
+    let write = null;
+    if (target.object != null) write = provenance.objectWrite(target.object, here, target.item ?? null);
+    else if (x.frameIndex(target.frameId) >= 0) write = provenance.nameWrite(x.frameIndex(target.frameId), target.name, here);
+    if (!write) return { index: this.index, reason: 'never' };
+    // The entry's call is no stop: its frame's first one shows the arguments it passed.
+    const k = write.via === 'entry' ? firstGreater(x.stops, 0, x.stopCount, write.event - 1)
+      : lastAtMost(x.stops, 0, x.stopCount, write.event);
+    const move = this._at(k, 'written');
+    return { ...move, written: { ...write, line: x.lines[write.event], frameId: x.frameId[write.frame] } };
   }
 
   /** Is the stop at event i a repeat of its line (a comprehension's next item), not an arrival? */

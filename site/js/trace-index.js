@@ -6,6 +6,7 @@
 //   - per-line events  CSR list of 'l' events per line that arrive at it (breakpoints jump, never scan)
 //   - repeats          'l' events that only go round the line already running (a comprehension's items)
 //   - locals           locals-index.js: per-(frame, name) change lists
+//   - object looks     object-looks.js: per object number, the locals' changes that show it (where-from)
 //   - output           one joined string and cumulative lengths
 //
 // Terms:
@@ -20,6 +21,7 @@
 // Frames are addressed by position (0..frameCount-1) inside the engine, by id outside it.
 
 import { LocalsIndex } from './locals-index.js';
+import { objectLooks } from './object-looks.js';
 import { firstGreater, lastAtMost, prefixSums } from './sorted-arrays.js';
 import { fromDocument, ValueTable } from './trace-columns.js';
 
@@ -49,6 +51,7 @@ const FIELDS = [
   'eventCount', 'kinds', 'lines', 'frameOf', 'frameEventStart', 'frameEvents', 'lineEventStart', 'lineEvents', 'repeats',
   'maxLine', 'stops', 'stopCount', 'leaveStart', 'leaves', '_depthTree', '_treeSize', 'gap',
   'returnEvent', 'returnValue', 'exceptions', 'helpers', 'closures', 'outEvent', 'outCum', 'outText',
+  'lookIds', 'lookStart', 'lookEvent', 'lookRef', 'lookFrame',
 ];
 
 const EMPTY_TRACE = Object.freeze({
@@ -73,6 +76,13 @@ export class TraceIndex {
     this._buildStops();
     this._buildGap(columns.gap);
     this.locals = new LocalsIndex(columns, this);
+    const looks = objectLooks(this.locals, this.frameCount);
+    /** Object numbers seen, ascending, and per number its looks (object-looks.js): where-from reads them. */
+    this.lookIds = looks.lookIds;
+    this.lookStart = looks.lookStart;
+    this.lookEvent = looks.lookEvent;
+    this.lookRef = looks.lookRef;
+    this.lookFrame = looks.lookFrame;
     this._buildReturns(columns);
     this._buildOutput(columns.stdout);
     this._init();

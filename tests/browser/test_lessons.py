@@ -283,3 +283,29 @@ def test_step_notes_and_predict_mode_in_textbook_code(pages):
         expect(card).to_contain_text("这一段之后总分钟数是多少？")
     finally:
         toggle.click()
+
+
+def test_where_from_through_an_alias_and_a_call_in_textbook_code(pages):
+    """Issue 34 item 1 on plan_trip: route's `start` was passed by plan_trip's call line; the cache's `saved`
+    was set in __init__; an entry of it, seen from plan_trip, was set inside route through `self`."""
+    widget, call = into_route(pages)
+    widget.variables.get_by_role("button", name="start 从哪来：到写入它的那一步", exact=True).click()
+    expect(widget.current_lines).to_have_attribute("data-line", str(call))
+    expect(widget.status).to_contain_text(f"来源：start 由第{call}行的调用传入")
+    add = line_of("minutes += leg_minutes")
+    widget.bp(add).click()
+    widget.press("continue")
+    widget.expect_paused(add)
+    widget.bp(add).click()
+    cache = widget.variables.locator("details").filter(has_text="RouteCache").first
+    cache.locator("summary").first.click()
+    widget.variables.get_by_role("button", name="cache.saved 从哪来：到写入它的那一步", exact=True).click()
+    expect(widget.status).to_contain_text(f"来源：cache.saved 在第{line_of('self.saved = {}')}行被赋值")
+    widget.root.get_by_role("button", name=re.compile("^↩ 回到第")).click()
+    widget.expect_paused(add)
+    saved = widget.variables.locator("details").filter(has_text=re.compile(r"^dict\[1\]")).first
+    saved.locator("summary").first.click()
+    widget.variables.get_by_role("button", name="cache.saved[('home', 'school')] 从哪来：到写入它的那一步",
+                                 exact=True).click()
+    expect(widget.status).to_contain_text(f"来源：cache.saved[('home', 'school')] 在第{line_of('self.saved[key] = found')}行被赋值")
+    expect(widget.root.locator(".code-caption")).to_contain_text("route")

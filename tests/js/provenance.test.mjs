@@ -1,0 +1,189 @@
+// Where did this come from (issue 34 item 1): the engine's answers against brute-force scans of the trace.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { Replay } from '../../site/js/replay.js';
+import { buildTrace, makeLoopTrace } from './make-trace.mjs';
+
+const str = (s) => ({ t: 'str', r: `'${s}'`, v: s, len: s.length });
+const int = (n) => ({ t: 'int', r: String(n) });
+
+describe('where a name, an object and an item came from, in a small program', () => {
+  //  1 def main():
+  //  2     xs = [1]
+  //  3     grow(xs)
+  //  4     n = len(xs)
+  //  5     xs = [n]
+  //  6     return xs
+  // 10 def grow(ys):
+  // 11     ys.append(2)
+  // 12     return None
+  const list = (id, items) => ({ t: 'list', r: `[${items.join(', ')}]`, len: items.length, items: items.map(int), more: 0, id });
+  const trace = buildTrace({
+    frames: [{ id: 1, function: 'main', parent: null, line: 1 }, { id: 2, function: 'grow', parent: 1, line: 10 }],
+    events: [['c', 1, 1], ['l', 2, 1], ['l', 3, 1], ['c', 10, 2], ['l', 11, 2], ['l', 12, 2], ['r', 12, 2],
+      ['l', 4, 1], ['l', 5, 1], ['l', 6, 1], ['r', 6, 1]],
+    locals: [
+      { i: 0, f: 1, set: {}, full: true },
+      { i: 2, f: 1, set: { xs: list(1, [1]) } },
+      { i: 3, f: 2, set: { ys: list(1, [1]) }, full: true },
+      { i: 5, f: 2, set: { ys: list(1, [1, 2]) } },
+      { i: 7, f: 1, set: { xs: list(1, [1, 2]) } },
+      { i: 8, f: 1, set: { n: 2 } },
+      { i: 9, f: 1, set: { xs: list(3, [2]) } },
+    ],
+  });
+  const r = new Replay(trace);
+
+  test('a name: the line that bound it, not the call that mutated its list', () => {
+    r.seek(8);   // line 5: xs is [1, 2], list #1, bound at line 2 (grow only changed it)
+    const move = r.whereFrom({ frameId: 1, name: 'xs' });
+    assert.equal(move.reason, 'written');
+    assert.deepEqual([move.index, move.written.line, move.written.via, move.written.change], [1, 2, 'line', 2]);
+    r.seek(9);   // line 6: xs was rebound at line 5
+    assert.equal(r.whereFrom({ frameId: 1, name: 'xs' }).written.line, 5);
+  });
+
+  test('a parameter: the caller\'s line that passed it; the shown function\'s own: the entry', () => {
+    r.seek(4);
+    const move = r.whereFrom({ frameId: 2, name: 'ys' });
+    assert.deepEqual([move.index, move.written.line, move.written.via, move.written.frameId], [2, 3, 'call', 1]);
+    r.seek(9);
+    assert.equal(r.whereFrom({ frameId: 1, name: 'nothing' }).reason, 'never');
+  });
+
+  test('an object changed through an alias: the callee\'s line that did it; again: where it was made', () => {
+    r.seek(8);
+    const move = r.whereFrom({ object: 1 });
+    assert.deepEqual([move.index, move.written.line, move.written.frameId], [4, 11, 2]);
+    const before = r.whereFrom({ object: 1 }, move.written.change - 1);
+    assert.deepEqual([before.written.line, before.written.frameId], [2, 1]);
+    assert.equal(r.whereFrom({ object: 1 }, before.written.change - 1).reason, 'never');
+  });
+
+  test('an item: the step that set that item, not the list\'s later changes', () => {
+    r.seek(8);
+    assert.equal(r.whereFrom({ object: 1, item: { kind: 'item', key: 1 } }).written.line, 11);
+    assert.equal(r.whereFrom({ object: 1, item: { kind: 'item', key: 0 } }).written.line, 2);
+  });
+});
+
+/**
+ * A long program with objects (events ~1,000,000):
+ *  1 def main(n):
+ *  2     acc = []              list #1
+ *  3     box = {'n': 0}        dict #2
+ *  4     alias = acc
+ *  5     for i in range(n):
+ *  6         box['n'] = i
+ *  7         if i % K == 0:
+ *  8             alias.append(i)
+ *  9     return acc
+ */
+function objectLoop(events, K = 1000) {
+  const kinds = [], lines = [], frames = [], locals = [];
+  const emit = (kind, line, set) => {
+    if (set) locals.push({ i: kinds.length, f: 1, set });
+    kinds.push(kind); lines.push(line); frames.push(1);
+  };
+  const acc = [];
+  const accValue = () => ({ t: 'list', r: `[${acc.slice(0, 10).join(', ')}${acc.length > 10 ? ', ...' : ''}]`, len: acc.length,
+    items: acc.slice(0, 10).map(int), more: Math.max(0, acc.length - 10), id: 1 });
+  const boxValue = (n) => ({ t: 'dict', r: `{'n': ${n}}`, len: 1, entries: [[str('n'), int(n)]], id: 2 });
+  emit('c', 1, { n: int(0) });
+  emit('l', 2);
+  emit('l', 3, { acc: accValue() });
+  emit('l', 4, { box: boxValue(0) });
+  emit('l', 5, { alias: accValue() });
+  let pending = null;
+  for (let i = 0; kinds.length < events - 10; i++) {
+    emit('l', 6, { i: int(i), ...(pending ?? {}) });
+    pending = null;
+    emit('l', 7, { box: boxValue(i) });
+    if (i % K === 0) {
+      emit('l', 8);
+      acc.push(i);
+      pending = { acc: accValue(), alias: accValue() };
+    }
+    emit('l', 5, pending ?? undefined);
+    pending = null;
+  }
+  emit('l', 9);
+  emit('r', 9);
+  return buildTrace({ frames: [{ id: 1, function: 'main', parent: null, line: 1 }],
+    events: kinds.map((k, n) => [k, lines[n], frames[n]]), locals: locals.map((d, n) => ({ ...d, full: n === 0 })) });
+}
+
+describe('where from, at 1,000,000 events: every answer against a scan', () => {
+  const trace = objectLoop(1_000_000);
+  const r = new Replay(trace);
+  const n = r.eventCount;
+  // Brute force: the deltas in order; the look at which a name/object/item last took what it holds at `at`.
+  const scanLast = (at, read) => {
+    let found = -1, last;
+    for (const d of trace.locals) {
+      if (d.i > at) break;
+      for (const ref of Object.values(d.set)) {
+        const now = read(trace.values[ref]);
+        if (now === undefined) continue;
+        if (now !== last) { found = d.i; last = now; }
+      }
+    }
+    return found;
+  };
+  const byId = (id) => (v) => (v.id === id ? JSON.stringify({ ...v, id: undefined }) : undefined);
+
+  test('the dict changed at every pass, the list every 1,000th, through its alias', () => {
+    for (const at of [10, Math.floor(n / 2), n - 5]) {
+      for (const [id, item] of [[2, null], [1, null], [1, { kind: 'item', key: 3 }], [2, { kind: 'entry', key: JSON.stringify(str('n')) }]]) {
+        r.seek(at);
+        const here = r.index;
+        const t0 = performance.now();
+        const move = r.whereFrom({ object: id, item });
+        const ms = performance.now() - t0;
+        const want = item?.kind === 'item' ? scanLast(here, (v) => (v.id === id ? JSON.stringify(v.items[item.key] ?? 'absent') : undefined))
+          : scanLast(here, byId(id));
+        const absent = item?.kind === 'item' && !(r.localsAt(here, 1).vars.get('acc')?.items.length > item.key);
+        if (absent) assert.equal(move.reason, 'never', `no item ${item.key} yet at ${here}`);
+        else assert.equal(move.written.change, want, `object ${id} ${JSON.stringify(item)} at ${here}`);
+        assert.ok(ms <= 16, `${ms.toFixed(2)} ms`);
+      }
+    }
+  });
+
+  test('a name: bound once (acc), or rebound every pass (i)', () => {
+    for (const at of [100, Math.floor(n / 2), n - 5]) {
+      r.seek(at);
+      const here = r.index;
+      for (const name of ['acc', 'i']) {
+        r.seek(here);   // an answer moves the cursor
+        const t0 = performance.now();
+        const move = r.whereFrom({ frameId: 1, name });
+        const ms = performance.now() - t0;
+        const want = name === 'acc' ? 2 : scanLast(here, (v) => (v.t === 'int' && trace.locals ? v.r : undefined));
+        if (name === 'acc') assert.equal(move.written.change, 2);
+        else assert.equal(r.localsAt(move.written.change, 1).vars.get('i').r, r.localsAt(here, 1).vars.get('i').r);
+        assert.ok(want >= 0 && ms <= 16, `${ms.toFixed(2)} ms`);
+      }
+    }
+  });
+
+  test('a name in a long loop trace matches the last differing delta', () => {
+    const { trace: loop } = makeLoopTrace({ events: 1_000_000, helperEvery: 5 });
+    const rl = new Replay(loop);
+    const m = rl.eventCount;
+    for (const at of [50, Math.floor(m / 2), m - 3]) {
+      rl.seek(at);
+      const here = rl.index;
+      let want = -1, last;
+      for (const d of loop.locals) {
+        if (d.i > here) break;
+        if (d.f !== 0 || !('total' in d.set)) continue;
+        if (d.set.total !== last) { want = d.i; last = d.set.total; }
+      }
+      const t0 = performance.now();
+      const move = rl.whereFrom({ frameId: 0, name: 'total' });
+      assert.ok(performance.now() - t0 <= 16);
+      assert.equal(move.written.change, want, `at ${here}`);
+    }
+  });
+});
