@@ -302,11 +302,35 @@ export class Debugger extends EventTarget {
     }
   }
 
-  /** What the worker is asked to run for the current case; the playground's page adds its program. */
-  runRequest() {
-    const [setup, entry] = this.code();
+  /**
+   * What the worker is asked to run for the current case (the reader's edited input, if any), or for another
+   * case as its author wrote it; the playground's page adds its program.
+   * @param {string} [caseId]
+   */
+  runRequest(caseId = this.caseId) {
+    const [setup, entry] = caseId === this.caseId ? this.code() : this.fn.code[caseId];
     return { source: this.lesson.source, module: this.lesson.module, setup, entry,
-      function: this.name, case: this.caseId, limits: this.fn.limits };
+      function: this.name, case: caseId, limits: this.fn.limits };
+  }
+
+  /**
+   * A replay of another case of this function as its author wrote it (compare-cases.js): the build's recorded
+   * trace when there is one, else a run in the worker (after the one in progress). Throws what went wrong.
+   * @param {string} caseId
+   * @returns {Promise<Replay>}
+   */
+  async traceOf(caseId) {
+    const recorded = this.fn.recorded?.[caseId];
+    const answer = (recorded && await this.#fetchRecorded(recorded)) ?? await this.worker.run(this.runRequest(caseId)).result;
+    if (answer.type !== "trace") throw new Error(this.#failure(answer));
+    return answer.replay ? Replay.fromParts(answer.replay) : new Replay(JSON.parse(answer.json));
+  }
+
+  /** The cursor to step `step` (1-based), as the timeline would: compare-cases.js's "go to where they part". */
+  goToStep(step) {
+    if (!this.replay || this.state === "running") return;
+    this.#remember(this.replay.position());
+    this.#afterMove(this.replay.seekStep(step), "step");
   }
 
   // ------------------------------------------------------------------ wiring
@@ -654,11 +678,7 @@ export class Debugger extends EventTarget {
     const answer = (recorded && await this.#fetchRecorded(recorded)) ?? await this.worker.run(this.runRequest()).result;
     if (token !== this.runToken) return null; // the reader switched case meanwhile: drop it
     if (answer.type !== "trace") {
-      const message = answer.type === "runaway" ? this.t("runaway", { seconds: Math.ceil(this.fn.limits.deadlineMs / 1000) })
-        : answer.type === "stopped" ? this.t("stopped_by_reader")
-          : answer.type === "crashed" ? this.t("worker_crashed") + (answer.message ? ` (${answer.message})` : "")
-            : answer.type === "unresponsive" ? this.t("unresponsive") : answer.message;
-      this.#fail(message);
+      this.#fail(this.#failure(answer));
       return null;
     }
     try {
@@ -680,6 +700,14 @@ export class Debugger extends EventTarget {
     this.slider.disabled = false;
     this.#renderFiles();
     return this.trace;
+  }
+
+  /** What the reader is told of a run that brought no trace. */
+  #failure(answer) {
+    return answer.type === "runaway" ? this.t("runaway", { seconds: Math.ceil(this.fn.limits.deadlineMs / 1000) })
+      : answer.type === "stopped" ? this.t("stopped_by_reader")
+        : answer.type === "crashed" ? this.t("worker_crashed") + (answer.message ? ` (${answer.message})` : "")
+          : answer.type === "unresponsive" ? this.t("unresponsive") : answer.message;
   }
 
   /** Does this widget run the case as the author wrote it (not code put in its place)? */

@@ -1,4 +1,5 @@
 // A lesson page: boot the Python worker, bring each debugger to life, keep the shareable link.
+import { attachCompare } from "./compare-cases.js";
 import { Debugger } from "./debugger.js";
 import { I18n, initialLang, rememberLang } from "./i18n.js";
 import { hooks } from "./page-hooks.js";
@@ -60,6 +61,7 @@ for (const root of /** @type {NodeListOf<HTMLElement>} */ (document.querySelecto
   widget.addEventListener("change", () => linkLater(widget));
   attachStepNotes(widget);
   attachPredict(widget);
+  attachCompare(widget);
   debuggers.set(name, widget);
 }
 

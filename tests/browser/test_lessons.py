@@ -309,3 +309,26 @@ def test_where_from_through_an_alias_and_a_call_in_textbook_code(pages):
                                  exact=True).click()
     expect(widget.status).to_contain_text(f"来源：cache.saved[('home', 'school')] 在第{line_of('self.saved[key] = found')}行被赋值")
     expect(widget.root.locator(".code-caption")).to_contain_text("route")
+
+
+def test_two_cases_side_by_side_in_textbook_code(pages):
+    """Issue 34 item 4 on plan_trip: the town and no_route cases part inside `shortest`, where one finds a
+    route and the other runs out of places; from there the second run is shown at the first one's step."""
+    widget = widget_for(pages, "routes", "plan_trip")
+    widget.reset("town")
+    widget.press("run")
+    widget.expect_finished()
+    pick = widget.root.get_by_role("combobox", name="和哪个输入对比")
+    pane = widget.root.get_by_role("group", name="对比", exact=True)
+    pick.select_option("no_route")
+    parting = pane.locator(".compare-parting")
+    expect(parting).to_contain_text(re.compile(r"在第\d+步分开：小镇 到第\d+行，无路可走 到第\d+行。"), timeout=60_000)
+    step = int(re.search(r"在第(\d+)步", parting.inner_text()).group(1))
+    pane.get_by_role("button", name="到分开处").click()
+    expect(widget.root.locator(".step-count")).to_contain_text(f"第 {step} /")
+    other = int(re.search(r"无路可走 到第(\d+)行", parting.inner_text()).group(1))
+    expect(pane).to_contain_text(re.compile(rf"无路可走 的第{step}步：第{other}行（\w+）"))
+    expect(widget.root.locator(".dbg-code .line.compare-line")).to_have_attribute("data-line", str(other))
+    pick.select_option("")
+    expect(pane).to_be_hidden()
+    expect(widget.root.locator(".dbg-code .line.compare-line")).to_have_count(0)
