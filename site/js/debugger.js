@@ -66,6 +66,31 @@ function textBox(value, placeholder, label, onChange) {
   return box;
 }
 
+/** How many objects the change navigator offers (a long list of them would bury the names). */
+const CHANGE_NAV_OBJECTS = 40;
+
+/**
+ * The objects `vars` reach, each once, breadth first (the nearest path names it): [number, path, type].
+ * @param {Map<string, any>} vars @param {number} cap
+ * @returns {[number, string, string][]}
+ */
+function objectsByPath(vars, cap) {
+  const found = new Map();
+  const queue = [...vars].map(([name, value]) => [name, value]);
+  while (queue.length && found.size < cap) {
+    const [path, node] = queue.shift();
+    if (!node || typeof node !== "object") continue;
+    if (node.id !== undefined) {
+      if (found.has(node.id)) continue;
+      found.set(node.id, [node.id, path, node.t]);
+    }
+    (node.items ?? []).forEach((item, n) => queue.push([`${path}[${n}]`, item]));
+    for (const [key, value] of node.entries ?? []) queue.push([`${path}[${key?.r ?? "?"}]`, value]);
+    for (const [field, value] of node.fields ?? []) queue.push([`${path}.${field}`, value]);
+  }
+  return [...found.values()];
+}
+
 export class Debugger extends EventTarget {
   /** @type {{replay: any, cells: Map<number, [number, number]>}|undefined} the memory picture's last cells */
   #memoryCells;
@@ -211,17 +236,23 @@ export class Debugger extends EventTarget {
     this.#afterMove(this.replay.nextRunOf(line), "line-run");
   }
 
-  /** The change navigator's names: the shown frame's locals, the chosen one kept while the frame has it. */
+  /**
+   * The change navigator's choices: the shown frame's locals, then the objects they reach (by number, named by
+   * a path to them: a change through any name counts); the chosen one kept while it is there.
+   */
   #fillChangeNav(frame, vars) {
     const pick = /** @type {HTMLSelectElement} */ (this.#el("select[name=change-name]"));
     const chosen = pick.value;
     this.changeFrame = frame?.id ?? null;
-    pick.replaceChildren(...[...vars.keys()].map((name) => {
-      const option = /** @type {HTMLOptionElement} */ (el("option", "", name));
-      option.value = name;
-      return option;
-    }));
-    if (vars.has(chosen)) pick.value = chosen;
+    pick.replaceChildren(...[...vars.keys()].map((name) => new Option(name, name)));
+    const objects = objectsByPath(vars, CHANGE_NAV_OBJECTS);
+    if (objects.length) {
+      const group = /** @type {HTMLOptGroupElement} */ (el("optgroup"));
+      group.label = this.t("change_objects");
+      group.append(...objects.map(([id, path, type]) => new Option(`${path} · ${type} #${id}`, `#${id}`)));
+      pick.append(group);
+    }
+    if ([...pick.options].some((option) => option.value === chosen)) pick.value = chosen;
     const usable = this.changeFrame != null && vars.size > 0;
     for (const control of this.#all(".change-nav select, .change-nav button")) {
       /** @type {HTMLButtonElement} */ (control).disabled = !usable;
@@ -234,10 +265,14 @@ export class Debugger extends EventTarget {
    * @param {1|-1} direction
    */
   goToChange(direction) {
-    const name = /** @type {HTMLSelectElement} */ (this.#el("select[name=change-name]")).value;
-    if (!this.replay || this.state === "running" || !name || this.changeFrame == null) return;
+    const select = /** @type {HTMLSelectElement} */ (this.#el("select[name=change-name]"));
+    const value = select.value;
+    if (!this.replay || this.state === "running" || !value || this.changeFrame == null) return;
     const before = this.replay.position();
-    const move = this.replay.changeOf(this.changeFrame, name, direction);
+    const object = value.startsWith("#") ? +value.slice(1) : null;
+    const name = object === null ? value : select.selectedOptions[0].textContent;
+    const move = object === null ? this.replay.changeOf(this.changeFrame, value, direction)
+      : this.replay.objectChangeOf(object, direction);
     if (move.reason === "never") this.notify(this.t(direction < 0 ? "no_change_before" : "no_change_after", { name }));
     else {
       this.#remember(before);

@@ -14,7 +14,7 @@
 
 import { C_CALL } from './trace-index.js';
 import { PREVIEW } from './trace-columns.js';
-import { lastAtMost } from './sorted-arrays.js';
+import { firstGreater, lastAtMost } from './sorted-arrays.js';
 
 /**
  * @typedef {{kind: 'item'|'entry'|'field', key: number|string}} ItemKey  an item by index, a dict entry by its
@@ -146,6 +146,42 @@ export class Provenance {
       answer = j;
     }
     return { ...this.writer(x.lookFrame[answer], events[answer]), first: !earlier };
+  }
+
+  /**
+   * The event at which object `id`'s own content next changed after event `from` (`direction` 1), or last
+   * changed before it (-1): a look that shows other content than the look before it (its first look counts:
+   * made or first reached). -1 when there is none.
+   * @param {number} id @param {number} from @param {1|-1} direction
+   */
+  objectChangeNear(id, from, direction) {
+    const x = this.x;
+    const g = lastAtMost(x.lookIds, 0, x.lookIds.length, id);
+    if (g < 0 || x.lookIds[g] !== id) return -1;
+    const first = x.lookStart[g], end = x.lookStart[g + 1], events = x.lookEvent;
+    const shown = (/** @type {number} */ j) => this._node(x.lookRef[j], id);
+    const shownBefore = (/** @type {number} */ j) => {
+      for (let p = j - 1; p >= first; p--) if (shown(p)) return p;
+      return -1;
+    };
+    const changed = (/** @type {number} */ j, /** @type {number} */ p) => p < 0 || !sameOwnContent(shown(p), shown(j));
+    if (direction > 0) {
+      let p = shownBefore(firstGreater(events, first, end, from));
+      for (let j = firstGreater(events, first, end, from); j < end; j++) {
+        if (!shown(j)) continue;
+        if (changed(j, p)) return events[j];
+        p = j;
+      }
+      return -1;
+    }
+    let j = lastAtMost(events, first, end, from - 1);
+    while (j >= first && !shown(j)) j--;
+    while (j >= first) {
+      const p = shownBefore(j);
+      if (changed(j, p)) return events[j];
+      j = p;
+    }
+    return -1;
   }
 
   /** The node of object `id` inside pooled value `ref`, when it shows its content. */

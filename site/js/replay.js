@@ -255,6 +255,21 @@ export class Replay {
   }
 
   /**
+   * Move to where object number `id` next changed after the cursor (`direction` 1), or last changed before it
+   * (-1), through whichever name, in any frame (provenance.js): the stop at which the change is first seen.
+   * Breakpoints do not apply. No such change: no move (reason 'never').
+   * @param {number} id @param {1|-1} direction
+   * @returns {Move}
+   */
+  objectChangeOf(id, direction) {
+    const x = this.traceIndex;
+    const here = this.finished ? x.eventCount : this.index;
+    const i = (this._provenance ??= new Provenance(x)).objectChangeNear(id, here, direction);
+    if (i < 0) return { index: this.index, reason: 'never' };
+    return this._at(lastAtMost(x.stops, 0, x.stopCount, i), 'change');
+  }
+
+  /**
    * The locals of frame `frameId` whose values differ between events `from` and `to` (what a step changed
    * there: predict mode hides them until the reader guesses). Unknown frame: none.
    * @param {number} frameId @param {number} from @param {number} to

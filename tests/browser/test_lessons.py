@@ -332,3 +332,24 @@ def test_two_cases_side_by_side_in_textbook_code(pages):
     pick.select_option("")
     expect(pane).to_be_hidden()
     expect(widget.root.locator(".dbg-code .line.compare-line")).to_have_count(0)
+
+
+def test_next_change_of_an_object_through_an_alias_in_textbook_code(pages):
+    """Issue 34 item 2 for objects: plan_trip's cache.saved (a dict) is changed inside route, through `self`;
+    its next change is seen there, not when plan_trip next looks."""
+    widget = widget_for(pages, "routes", "plan_trip")
+    widget.reset("town")
+    body = line_of("for a, b in zip(stops, stops[1:]):")
+    widget.bp(body).click()
+    widget.press("debug")
+    widget.expect_paused(body)
+    widget.bp(body).click()
+    nav = widget.root.get_by_role("group", name="变量的变化")
+    select = nav.get_by_role("combobox", name="看哪个变量的变化")
+    label = select.locator("option").filter(has_text=re.compile(r"^cache\.saved · dict #\d+$")).inner_text()
+    select.select_option(label=label)
+    nav.get_by_role("button", name="下一次变化 ▶").click()
+    expect(widget.root.locator(".code-caption")).to_contain_text("route")
+    expect(widget.current_lines).to_have_attribute("data-line", str(line_of("while len(self.saved) > self.size:")))
+    nav.get_by_role("button", name="◀ 上一次变化").click()   # made in __init__: seen first there
+    expect(widget.root.locator(".code-caption")).to_contain_text("__init__")

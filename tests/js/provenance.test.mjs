@@ -187,3 +187,46 @@ describe('where from, at 1,000,000 events: every answer against a scan', () => {
     }
   });
 });
+
+describe('previous and next change of an object, through any name, at 1,000,000 events (issue 34 item 2)', () => {
+  const trace = objectLoop(1_000_000);
+  const r = new Replay(trace);
+  // Brute force: the looks at an object in event order; a change is a look unlike the one before.
+  const changesOf = (id) => {
+    const out = [];
+    let last;
+    for (const d of trace.locals) {
+      for (const ref of Object.values(d.set)) {
+        const v = trace.values[ref];
+        if (v.id !== id) continue;
+        const now = JSON.stringify(v);
+        if (now !== last) out.push(d.i);
+        last = now;
+      }
+    }
+    return [...new Set(out)];
+  };
+  test('the list (changed through its alias every 1,000th pass) and the dict (every pass)', () => {
+    for (const id of [1, 2]) {
+      const changes = changesOf(id);
+      for (const at of [1, Math.floor(changes.length / 2), changes.length - 2]) {
+        r.seek(changes[at]);
+        const here = r.index;
+        let t0 = performance.now();
+        const next = r.objectChangeOf(id, 1);
+        let ms = performance.now() - t0;
+        assert.equal(next.index, r.seek(changes.find((e) => e > here)).index, `#${id} next after ${here}`);
+        assert.ok(ms <= 16, `${ms.toFixed(2)} ms`);
+        r.seek(changes[at]);
+        t0 = performance.now();
+        const prev = r.objectChangeOf(id, -1);
+        ms = performance.now() - t0;
+        assert.equal(prev.index, r.seek(changes.filter((e) => e < here).at(-1)).index, `#${id} previous before ${here}`);
+        assert.ok(ms <= 16, `${ms.toFixed(2)} ms`);
+      }
+    }
+    r.toEnd();
+    assert.equal(r.objectChangeOf(1, 1).reason, 'never');
+    assert.equal(r.objectChangeOf(99, -1).reason, 'never');
+  });
+});
