@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
 import { mountRepo } from "../tools/pyodide_node/repo-fs.mjs";
 import { fromPacked } from "../site/js/trace-columns.js";
-import { objectLooks } from "../site/js/object-looks.js";
+import { objectChanges } from "../site/js/object-changes.js";
 import { TraceIndex } from "../site/js/trace-index.js";
 
 const request = JSON.parse(process.argv[2]);
@@ -55,18 +55,18 @@ console.log(JSON.stringify(out));
 
 /**
  * The page's indexing of one traced run, as its worker does it (the packed form): the whole index, and of it
- * the object looks where-from reads (object-looks.js), interleaved, 3 times each; the medians.
+ * the object changes where-from reads (object-changes.js), interleaved, 3 times each; the medians.
  */
 function indexTimes(packed) {
-  const whole = [], looks = [];
+  const whole = [], objects = [];
   for (let rep = 0; rep < 3; rep++) {
     let t0 = performance.now();
     const index = new TraceIndex(fromPacked(packed));
     whole.push(performance.now() - t0);
     t0 = performance.now();
-    objectLooks(index.locals, index.frameCount);
-    looks.push(performance.now() - t0);
+    objectChanges(index.locals, index.frameCount);
+    objects.push(performance.now() - t0);
   }
   const median = (xs) => xs.sort((a, b) => a - b)[1];
-  return { index_ms: median(whole), looks_ms: median(looks) };
+  return { index_ms: median(whole), objects_ms: median(objects) };
 }

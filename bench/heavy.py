@@ -79,8 +79,8 @@ def _summary(untraced: list[dict], traced: list[dict]) -> dict:
         "bytes_per_event": round(last["bytes"] / max(last["events"], 1)),
         "peak_mb": round(max(r["peak_mb"] for r in traced)),
         "untraced_peak_mb": round(max(r["peak_mb"] for r in untraced)),
-        # the page's index of the trace (bench/heavy.mjs; Pyodide only), and the object looks in it (where-from)
-        **({"index_ms": round(last["index_ms"], 1), "object_looks_ms": round(last["looks_ms"], 1)}
+        # the page's index of the trace (bench/heavy.mjs; Pyodide only), and the object changes in it (where-from)
+        **({"index_ms": round(last["index_ms"], 1), "object_changes_ms": round(last["objects_ms"], 1)}
            if "index_ms" in last else {}),
     }
 

@@ -299,8 +299,9 @@ export class Debugger extends EventTarget {
     this.#remember(before);
     const { written } = move;
     const step = this.replay.position().stepNumber;
-    const said = { call: "status_passed_at", entry: "status_passed_by_entry" }[written.via]
-      ?? (target.object != null && !target.item ? (written.first ? "status_first_seen_at" : "status_changed_at") : "status_set_at");
+    const said = written.via === "gap" ? "status_written_in_gap"
+      : target.object != null && !target.item ? (written.first ? "status_first_seen_at" : "status_changed_at")
+        : { call: "status_passed_at", entry: "status_passed_by_entry" }[written.via] ?? "status_set_at";
     this.#afterMove(move, "from", { key: said, values: { what: label, line: written.line, step } });
     this.lastFrom = { key, index: this.replay.index, change: written.change };
   }
@@ -448,6 +449,8 @@ export class Debugger extends EventTarget {
 
   #key(event) {
     if (event.target.matches("input[type=text], input[type=number], select")) return;
+    // In the input's text areas the arrows and letters are the writer's (Alt+← a word left on a Mac).
+    const typing = event.target.matches("textarea, [contenteditable], [contenteditable] *");
     const key = event.key;
     let action = null;
     if (key === "F5") action = event.shiftKey ? "rcontinue" : this.state === "paused" ? "continue" : "debug";
@@ -472,18 +475,19 @@ export class Debugger extends EventTarget {
       }
       return;
     }
-    else if (event.altKey && (key === "w" || key === "W")) {
-      // Alt+W: where the focused variable, container or memory box came from (its ⤺ button's click).
+    else if (event.altKey && event.code === "KeyW" && !typing) {
+      // Alt+W (by the key's place: a Mac's Option+W types ∑): where the focused variable, container or memory
+      // box came from, as its ⤺ button's click.
       const focused = /** @type {HTMLElement|null} */ (document.activeElement);
-      const holder = /** @type {HTMLElement|null|undefined} */ (focused?.closest?.("dt, details[data-object], .mem-object, .mem-row"));
+      const holder = /** @type {HTMLElement|null|undefined} */ (focused?.closest?.("dt, details[data-object], .mem-frame .mem-row, .mem-object"));
       const button = holder?.matches("details") ? null : /** @type {HTMLButtonElement|null|undefined} */ (holder?.querySelector(":scope > button.from, :scope > .mem-head > button.from"));
-      if (!holder || !this.root.contains(holder)) return;
+      if (!holder || !this.root.contains(holder) || (!button && !holder.matches("details"))) return;
       event.preventDefault();
       if (button) button.click();
       else this.whereFrom({ object: +holder.dataset.object }, holder.dataset.label ?? "");
       return;
     }
-    else if (event.altKey && key === "ArrowLeft") {
+    else if (event.altKey && key === "ArrowLeft" && !typing) {
       event.preventDefault();   // the browser's Back would leave the page
       this.jumpBack();
       return;
@@ -800,6 +804,7 @@ export class Debugger extends EventTarget {
    * @param {{key: string, values: object}|null} [detail] what the status says of the stop, when the move knows better
    */
   #afterMove(move, via = null, detail = null) {
+    const hadFocus = this.root.contains(document.activeElement);
     this.notices = this.pendingNotices;   // said at the move they explain, gone with the next
     this.pendingNotices = [];
     this.viewedFrame = null;   // every move shows where execution is
@@ -817,6 +822,9 @@ export class Debugger extends EventTarget {
     this.#el(".announce").textContent = `${this.status.textContent} · ${this.stepCount.textContent}`;
     this.#changed();
     this.dispatchEvent(new CustomEvent("moved", { detail: { move, position, via } }));
+    // A control that moved the cursor may have been drawn again (a ⤺ in Variables, ↩ now hidden): keys
+    // keep working when focus stays in the widget.
+    if (hadFocus && !this.root.contains(document.activeElement)) this.root.focus({ preventScroll: true });
   }
 
   /**

@@ -10,12 +10,31 @@
 // entries made construction several times slower (mostly GC).
 
 import { grow, lastAtMostBy, prefixSums } from './sorted-arrays.js';
+import { PREVIEW } from './trace-columns.js';
 
 /** @typedef {import('./trace-columns.js').TraceColumns} TraceColumns */
 /** @typedef {import('./trace-columns.js').ValueTable} ValueTable */
 
 function fail(msg) {
   throw new Error(`Bad Stepwise trace: ${msg}`);
+}
+
+/**
+ * Are pooled values a and b one value? Within a chunk of the event table the recorder pools each value
+ * once, so one index; a tail chunk pools afresh, so a full snapshot may restate a value at another index:
+ * then a number by its number, a preview by its JSON text (or, for a `like`, its rebuilt Value).
+ * @param {ValueTable} values @param {number} a @param {number} b
+ */
+export function sameValue(values, a, b) {
+  if (a === b) return true;
+  if (a < 0 || b < 0 || values.kinds[a] !== values.kinds[b]) return false;
+  if (values.kinds[a] !== PREVIEW) return Object.is(values.numbers[a], values.numbers[b]);
+  const previews = values.previews;
+  if (previews.list) return JSON.stringify(previews.list[values.slot[a]]) === JSON.stringify(previews.list[values.slot[b]]);
+  const text = (k) => previews.text.slice(previews.starts[values.slot[k]], previews.ends[values.slot[k]]);
+  const ta = text(a), tb = text(b);
+  if (ta === tb) return true;
+  return (ta.includes('"like":') || tb.includes('"like":')) && JSON.stringify(values.get(a)) === JSON.stringify(values.get(b));
 }
 
 const isInt = (x) => Number.isInteger(x);
@@ -249,7 +268,7 @@ export class LocalsIndex {
     // The first entry after `from` going forward, the last before it going back.
     let h = direction > 0 ? lastAtMostBy(events, list, first, end, from) + 1 : lastAtMostBy(events, list, first, end, from - 1);
     for (; h >= first && h < end; h += direction) {
-      if (h === first || values[h] !== values[h - 1]) return events[list[h]];
+      if (h === first || !sameValue(this.values, values[h], values[h - 1])) return events[list[h]];
     }
     return -1;
   }
@@ -267,10 +286,9 @@ export class LocalsIndex {
     for (let j = this.frameSlotStart[fi], end = this.frameSlotStart[fi + 1]; j < end; j++) {
       const slot = this.frameSlots[j];
       const a = this.lastChange(slot, from), b = this.lastChange(slot, to);
-      if (a === b) continue;
       const refA = a < 0 || this.slotList[a] < fullFrom ? -1 : this.slotValue[a];
       const refB = b < 0 || this.slotList[b] < fullTo ? -1 : this.slotValue[b];
-      if (refA !== refB) names.push(this.names[this.slotNameId[slot]]);
+      if (!sameValue(this.values, refA, refB)) names.push(this.names[this.slotNameId[slot]]);
     }
     return names;
   }

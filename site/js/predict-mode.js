@@ -14,12 +14,16 @@ import { shortText } from "./values-view.js";
 /**
  * @typedef {import("./debugger.js").Debugger} Debugger
  * @typedef {{line: number, zh: string, en: string, stage?: boolean, explain?: {zh: string, en: string}}} Question
- * @typedef {{frameId: number, index: number, names: string[], question: Question|null,
- *            results: {name: string, guess: string, right: boolean}[]|null, error: string|null}} Pending
+ * @typedef {{frameId: number, from: number, index: number, names: string[], question: Question|null,
+ *            results: {name: string, guess: string, right: boolean}[]|null, error: string|null,
+ *            guesses: Record<string, string>}} Pending
  */
 
 /** The moves a prediction is asked after: one step. Continue, a jump or the timeline just show. */
 const STEPS = new Set(["over", "into", "out"]);
+
+/** The name the real value goes by while a guess is checked (no program's name: Python's own are not dunder-wrapped so). */
+const ANSWER = "__stepwise_answer__";
 
 /** Python names (a comprehension's `.0` is none of the reader's business). */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -74,7 +78,8 @@ export function attachPredict(widget) {
     explained = null;
     if (STEPS.has(via) && before && !before.finished && position.index > before.index) {
       const asks = position.finished ? null : toPredict(widget.replay, before.index, position.index);
-      if (asks) pending = { ...asks, index: position.index, question: previous, results: null, error: null };
+      if (asks) pending = { ...asks, from: before.index, index: position.index, question: previous, results: null,
+        error: null, guesses: {} };
       else explained = previous;
     }
     asked = questionAtCursor();
@@ -98,18 +103,22 @@ export function attachPredict(widget) {
   const check = (/** @type {SubmitEvent} */ event) => {
     event.preventDefault();
     if (!pending || pending.results) return;
-    const vars = widget.replay.localsAt(pending.index, pending.frameId).vars;
+    // A guess is read as it would be before the step (`x + 1` means the old x), then held to the new value.
+    const after = widget.replay.localsAt(pending.index, pending.frameId).vars;
+    const known = new Map(widget.replay.localsAt(pending.from, pending.frameId).vars);
     const inputs = [...card.querySelectorAll("input[data-name]")].map((i) => /** @type {HTMLInputElement} */ (i));
+    pending.guesses = Object.fromEntries(inputs.map((input) => [input.dataset.name, input.value]));
     const results = [];
     for (const input of inputs) {
       const name = input.dataset.name, guess = input.value.trim();
       try {
         if (!guess) throw new Error(t("predict_empty"));
-        results.push({ name, guess, right: widget.replay.evaluateOver(`(${guess}) == ${name}`, vars) === true });
+        known.set(ANSWER, after.get(name));
+        results.push({ name, guess, right: widget.replay.evaluateOver(`(${guess}) == ${ANSWER}`, known) === true });
       } catch (error) {
         pending.error = t("predict_unreadable", { name, message: error.message });
-        render();
-        input.focus();
+        render();   // the guesses stay in their boxes; focus goes to the one to fix
+        /** @type {HTMLInputElement|null} */ (card.querySelector(`input[data-name="${CSS.escape(name)}"]`))?.focus();
         return;
       }
     }
@@ -162,6 +171,7 @@ export function attachPredict(widget) {
       input.spellcheck = false;
       input.autocomplete = "off";
       input.dataset.name = name;
+      input.value = step.guesses[name] ?? "";
       input.setAttribute("aria-label", t("predict_guess", { name }));
       const code = document.createElement("code");
       code.textContent = `${name} =`;

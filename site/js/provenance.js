@@ -8,48 +8,25 @@
 // frame ran just before the new value was first seen; a frame's first look (its arguments) was written by
 // its caller's line, the one that called it.
 //
-// Names answer from the locals index (a binary search, then back over restatements); objects from the looks
-// at each object (object-looks.js, built with the trace's other indexes): a binary search, then back over
-// the looks that show what the last one shows.
+// Names answer from the bindings (object-changes.js: a binary search, then past a chunk's restatement);
+// objects from each object's changes (object-changes.js, built with the trace's other indexes): a binary
+// search; an item, back over its object's changes that kept it.
 
 import { C_CALL } from './trace-index.js';
+import { sameValue } from './locals-index.js';
+import { childKey, showsContent } from './object-changes.js';
 import { PREVIEW } from './trace-columns.js';
-import { firstGreater, lastAtMost } from './sorted-arrays.js';
+import { firstGreater, lastAtMost, lastAtMostBy } from './sorted-arrays.js';
 
 /**
  * @typedef {{kind: 'item'|'entry'|'field', key: number|string}} ItemKey  an item by index, a dict entry by its
  *   key's JSON, a field by name
- * @typedef {{change: number, event: number, frame: number, via: 'line'|'call'|'entry', first?: boolean}} Write
+ * @typedef {{change: number, event: number, frame: number, via: 'line'|'call'|'entry'|'gap', first?: boolean}} Write
  *   `change`: the event at which the new value is first seen; `event`: the step that wrote it (a line of frame
  *   position `frame`; for 'call', the caller's line; for 'entry', the frame's first event: the case's entry
- *   called it); `first` (objects): the object's first look — it was made, or first reached, there
+ *   called it; for 'gap', the change itself: it was written in the part of the run that was not kept); `first`
+ *   (objects): the object's first look — it was made, or first reached, there
  */
-
-/** A child as its parent's own content sees it: a nested object by number (its changes are its own), else its value. */
-const childKey = (item) => (item === null || typeof item !== 'object' ? `=${item}`
-  : item.id !== undefined ? `#${item.id}` : `${item.t}:${item.len ?? ''}:${item.r}:${item.v ?? ''}`);
-
-/**
- * Do two looks at one object show the same own content (length, what was left out, and each item, entry or
- * field: a nested object by number, anything else by its value)? No JSON: this runs once per look.
- */
-export function sameOwnContent(a, b) {
-  if (a === b) return true;
-  if (!a || !b || a.t !== b.t || a.len !== b.len || a.more !== b.more) return false;
-  const pairs = (x, y, keyed) => {
-    if (x === y) return true;
-    if (!x || !y || x.length !== y.length) return false;
-    for (let n = 0; n < x.length; n++) {
-      if (keyed ? childKey(x[n][0]) !== childKey(y[n][0]) || childKey(x[n][1]) !== childKey(y[n][1])
-        : childKey(x[n]) !== childKey(y[n])) return false;
-    }
-    return true;
-  };
-  return pairs(a.items, b.items, false) && pairs(a.entries, b.entries, true) && pairs(a.fields, b.fields, true);
-}
-
-/** Does the node show its content (not a cycle mark, not cut at a cap)? */
-const showsContent = (node) => !node.cycle && !!(node.items || node.entries || node.fields);
 
 /** What an object holds at `key`, as compared across looks: a nested object by number, else its value. */
 export function itemOf(node, { kind, key }) {
@@ -64,7 +41,9 @@ export class Provenance {
   /** @param {import('./trace-index.js').TraceIndex} x */
   constructor(x) {
     this.x = x;
-    /** @type {Map<number, Map<number, any>>} the object nodes of a pooled value that show their content, by number */
+    /** @type {Map<string, number>|null} item name -> its group in the item index (made at the first item question) */
+    this._groups = null;
+    /** @type {Map<string, any>} "ref id" -> that object's node in that value (null: not shown there) */
     this._nodes = new Map();
   }
 
@@ -77,6 +56,13 @@ export class Provenance {
     const x = this.x;
     const start = x.frameEventStart[fi];
     const p = lastAtMost(x.frameEvents, start, x.frameEventStart[fi + 1], change - 1);
+    // First seen after the part of the run that was not kept (the frame's look before it was before the gap,
+    // or the frame began in it): written there.
+    const gap = x.gapInfo();
+    if (gap && change > gap.after
+        && (p >= start ? x.frameEvents[p] <= gap.after : x.kinds[x.frameEvents[start]] !== C_CALL)) {
+      return { change, event: change, frame: fi, via: 'gap' };
+    }
     if (p >= start && x.kinds[x.frameEvents[p]] !== C_CALL) return { change, event: x.frameEvents[p], frame: fi, via: 'line' };
     const parent = x.parent[fi];
     if (parent >= 0) {
@@ -101,106 +87,97 @@ export class Provenance {
     let h = L.lastChange(slot, before);
     const first = L.slotStart[slot];
     if (h < first || L.slotValue[h] < 0 || L.slotList[h] < L.lastFull(fi, before)) return null;
-    while (h > first && this._sameBinding(L.slotValue[h], L.slotValue[h - 1])) h--;
+    // Back to the entry that bound it (a search in the bindings), and past a chunk's restatement of it.
+    const bindings = this.x.bindings, top = this.x.entryTop;
+    for (;;) {
+      h = Math.max(first, bindings[lastAtMost(bindings, 0, bindings.length, h)] ?? first);
+      if (h === first || top[h] >= 0 || !sameValue(L.values, L.slotValue[h], L.slotValue[h - 1])) break;
+      h--;
+    }
     return this.writer(fi, L.deltaEvent[L.slotList[h]]);
-  }
-
-  /** Same value, or the same object (mutated, not rebound). */
-  _sameBinding(a, b) {
-    if (a === b) return true;
-    if (a < 0 || b < 0) return false;
-    const values = this.x.locals.values;
-    if (values.kinds[a] !== PREVIEW || values.kinds[b] !== PREVIEW) return false;
-    const idA = values.get(a)?.id;
-    return idA !== undefined && idA === values.get(b)?.id;
   }
 
   /**
    * The last change of object number `id` at or before event `before` (its first look counts: it was made
-   * or first reached there), or of one of its items when `item` is given. Null when it was not seen by then.
-   * Walks back over the object's looks from the last one, reading only the previews it passes, to the first
-   * look that showed what the last one shows.
+   * or first reached there), or of one of its items when `item` is given. Null when it was not seen by then,
+   * or has no such item then.
    * @param {number} id @param {number} before @param {ItemKey|null} [item]
    * @returns {Write|null}
    */
   objectWrite(id, before, item = null) {
-    const x = this.x;
-    const g = lastAtMost(x.lookIds, 0, x.lookIds.length, id);
-    if (g < 0 || x.lookIds[g] !== id) return null;
-    const first = x.lookStart[g], events = x.lookEvent;
-    const shown = (/** @type {number} */ j) => this._node(x.lookRef[j], id);
-    let k = lastAtMost(events, first, x.lookStart[g + 1], before);
-    while (k >= first && !shown(k)) k--;   // a look cut at a cap shows no content
-    if (k < first) return null;
-    const now = shown(k);
-    if (item && itemOf(now, item) === undefined) return null;   // no such item then
-    const same = item ? (node) => itemOf(node, item) === itemOf(now, item) : (node) => sameOwnContent(node, now);
-    let answer = k, earlier = false;
-    for (let j = k - 1; j >= first; j--) {
-      const node = shown(j);
-      if (!node) continue;
-      if (!same(node)) {
-        earlier = true;
-        break;
-      }
-      answer = j;
+    const x = this.x, [first, end] = this._changes(id);
+    let m = lastAtMost(x.objectEvent, first, end, before);
+    if (m < first) return null;
+    if (item) {   // there now? then the last change of it (a search in the item's own changes)
+      if (itemOf(this._node(x.objectRef[m], id), item) === undefined) return null;
+      const g = this._itemGroup(id, item);
+      if (g === undefined) return null;
+      const changes = x.itemChange, lo = x.itemStart[g], hi = x.itemStart[g + 1];
+      m = changes[lastAtMostBy(x.objectEvent, changes, lo, hi, before)];
     }
-    return { ...this.writer(x.lookFrame[answer], events[answer]), first: !earlier };
+    return { ...this.writer(x.objectFrame[m], x.objectEvent[m]), first: m === first };
   }
 
   /**
    * The event at which object `id`'s own content next changed after event `from` (`direction` 1), or last
-   * changed before it (-1): a look that shows other content than the look before it (its first look counts:
-   * made or first reached). -1 when there is none.
+   * changed before it (-1); its first look counts (made or first reached). -1 when there is none.
    * @param {number} id @param {number} from @param {1|-1} direction
    */
   objectChangeNear(id, from, direction) {
-    const x = this.x;
-    const g = lastAtMost(x.lookIds, 0, x.lookIds.length, id);
-    if (g < 0 || x.lookIds[g] !== id) return -1;
-    const first = x.lookStart[g], end = x.lookStart[g + 1], events = x.lookEvent;
-    const shown = (/** @type {number} */ j) => this._node(x.lookRef[j], id);
-    const shownBefore = (/** @type {number} */ j) => {
-      for (let p = j - 1; p >= first; p--) if (shown(p)) return p;
-      return -1;
-    };
-    const changed = (/** @type {number} */ j, /** @type {number} */ p) => p < 0 || !sameOwnContent(shown(p), shown(j));
-    if (direction > 0) {
-      let p = shownBefore(firstGreater(events, first, end, from));
-      for (let j = firstGreater(events, first, end, from); j < end; j++) {
-        if (!shown(j)) continue;
-        if (changed(j, p)) return events[j];
-        p = j;
-      }
-      return -1;
-    }
-    let j = lastAtMost(events, first, end, from - 1);
-    while (j >= first && !shown(j)) j--;
-    while (j >= first) {
-      const p = shownBefore(j);
-      if (changed(j, p)) return events[j];
-      j = p;
-    }
-    return -1;
+    const events = this.x.objectEvent, [first, end] = this._changes(id);
+    const m = direction > 0 ? firstGreater(events, first, end, from) : lastAtMost(events, first, end, from - 1);
+    return m >= first && m < end ? events[m] : -1;
   }
 
-  /** The node of object `id` inside pooled value `ref`, when it shows its content. */
-  _node(ref, id) {
-    let nodes = this._nodes.get(ref);
-    if (!nodes) {
-      nodes = new Map();
-      const stack = [this.x.locals.values.get(ref)];
-      while (stack.length) {
-        const node = stack.pop();
-        if (!node || typeof node !== 'object') continue;
-        if (node.id !== undefined && showsContent(node) && !nodes.has(node.id)) nodes.set(node.id, node);
-        for (const child of node.items ?? []) stack.push(child);
-        for (const [key, value] of node.entries ?? []) stack.push(key, value);
-        for (const [, value] of node.fields ?? []) stack.push(value);
-      }
-      if (this._nodes.size > 4096) this._nodes.clear();   // a bounded cache: walks back revisit few values
-      this._nodes.set(ref, nodes);
-    }
-    return nodes.get(id);
+  /** The item index's group of an item of object `id` (object-changes.js `itemsOf` names its keys). */
+  _itemGroup(id, { kind, key }) {
+    this._groups ??= new Map(this.x.itemKeys.map((name, g) => [name, g]));
+    const name = `${id} ${kind === 'item' ? `i:${key}` : kind === 'field' ? `f:${key}` : `e:${key}`}`;
+    return this._groups.get(name);
   }
+
+  /** Where object `id`'s changes are in the index: [first, end) (empty when it was never seen). */
+  _changes(id) {
+    const x = this.x;
+    const g = lastAtMost(x.objectIds, 0, x.objectIds.length, id);
+    return g >= 0 && x.objectIds[g] === id ? [x.objectStart[g], x.objectStart[g + 1]] : [0, 0];
+  }
+
+  /** The node of object `id` inside pooled value `ref`, when it shows its content (a small cache: answers
+   * read the few looks at an object's changes again). */
+  _node(ref, id) {
+    const key = `${ref} ${id}`;
+    let node = this._nodes.get(key);
+    if (node === undefined) {
+      if (this._nodes.size > 4096) this._nodes.clear();
+      this._nodes.set(key, (node = nodeIn(parsed(this.x.locals.values, ref), id) ?? null));
+    }
+    return node;
+  }
+}
+
+/**
+ * Pooled value k as a Value, parsed from its JSON text without keeping it in the table's cache: a walk back
+ * over an object's looks reads thousands of previews once each.
+ * @param {import('./trace-columns.js').ValueTable} values @param {number} k
+ */
+function parsed(values, k) {
+  const previews = values.previews;
+  if (values.kinds[k] !== PREVIEW || previews.list) return values.get(k);
+  const text = previews.text.slice(previews.starts[values.slot[k]], previews.ends[values.slot[k]]);
+  return text.includes('"like":') ? values.get(k) : JSON.parse(text);
+}
+
+/** The node numbered `id` in a Value, when it shows its content (not a cycle mark or a cut); else null. */
+function nodeIn(value, id) {
+  const stack = [value];
+  while (stack.length) {
+    const node = stack.pop();
+    if (!node || typeof node !== 'object') continue;
+    if (node.id === id && showsContent(node)) return node;
+    for (const child of node.items ?? []) stack.push(child);
+    for (const [key, item] of node.entries ?? []) stack.push(key, item);
+    for (const [, item] of node.fields ?? []) stack.push(item);
+  }
+  return null;
 }

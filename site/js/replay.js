@@ -251,7 +251,18 @@ export class Replay {
     const here = this.finished ? x.eventCount : this.index;
     const i = fi < 0 ? -1 : x.locals.changeNear(fi, name, here, direction);
     if (i < 0) return { index: this.index, reason: 'never' };
-    return this._at(lastAtMost(x.stops, 0, x.stopCount, i), 'change');
+    return this._at(this._stopSeeing(i, direction), 'change');
+  }
+
+  /**
+   * The stop number that shows a change seen at event i: the stop at i, else (i is a call: a callee's
+   * arguments) the next stop going forward, which is past the cursor, and the stop before going back.
+   * @param {number} i @param {1|-1} direction
+   */
+  _stopSeeing(i, direction) {
+    const x = this.traceIndex;
+    const k = lastAtMost(x.stops, 0, x.stopCount, i);
+    return direction > 0 && (k < 0 || x.stops[k] !== i) ? k + 1 : k;
   }
 
   /**
@@ -266,7 +277,7 @@ export class Replay {
     const here = this.finished ? x.eventCount : this.index;
     const i = (this._provenance ??= new Provenance(x)).objectChangeNear(id, here, direction);
     if (i < 0) return { index: this.index, reason: 'never' };
-    return this._at(lastAtMost(x.stops, 0, x.stopCount, i), 'change');
+    return this._at(this._stopSeeing(i, direction), 'change');
   }
 
   /**

@@ -6,7 +6,7 @@
 //   - per-line events  CSR list of 'l' events per line that arrive at it (breakpoints jump, never scan)
 //   - repeats          'l' events that only go round the line already running (a comprehension's items)
 //   - locals           locals-index.js: per-(frame, name) change lists
-//   - object looks     object-looks.js: per object number, the locals' changes that show it (where-from)
+//   - objects          object-changes.js: per object number, the steps its own content changed at
 //   - output           one joined string and cumulative lengths
 //
 // Terms:
@@ -21,7 +21,7 @@
 // Frames are addressed by position (0..frameCount-1) inside the engine, by id outside it.
 
 import { LocalsIndex } from './locals-index.js';
-import { objectLooks } from './object-looks.js';
+import { objectChanges } from './object-changes.js';
 import { firstGreater, lastAtMost, prefixSums } from './sorted-arrays.js';
 import { fromDocument, ValueTable } from './trace-columns.js';
 
@@ -51,7 +51,8 @@ const FIELDS = [
   'eventCount', 'kinds', 'lines', 'frameOf', 'frameEventStart', 'frameEvents', 'lineEventStart', 'lineEvents', 'repeats',
   'maxLine', 'stops', 'stopCount', 'leaveStart', 'leaves', '_depthTree', '_treeSize', 'gap',
   'returnEvent', 'returnValue', 'exceptions', 'helpers', 'closures', 'outEvent', 'outCum', 'outText',
-  'lookIds', 'lookStart', 'lookEvent', 'lookRef', 'lookFrame',
+  'objectIds', 'objectStart', 'objectEvent', 'objectRef', 'objectFrame', 'entryTop', 'bindings',
+  'itemKeys', 'itemStart', 'itemChange',
 ];
 
 const EMPTY_TRACE = Object.freeze({
@@ -76,13 +77,21 @@ export class TraceIndex {
     this._buildStops();
     this._buildGap(columns.gap);
     this.locals = new LocalsIndex(columns, this);
-    const looks = objectLooks(this.locals, this.frameCount);
-    /** Object numbers seen, ascending, and per number its looks (object-looks.js): where-from reads them. */
-    this.lookIds = looks.lookIds;
-    this.lookStart = looks.lookStart;
-    this.lookEvent = looks.lookEvent;
-    this.lookRef = looks.lookRef;
-    this.lookFrame = looks.lookFrame;
+    const objects = objectChanges(this.locals, this.frameCount);
+    /** Object numbers seen, ascending, and per number its changes (object-changes.js): where-from reads them. */
+    this.objectIds = objects.objectIds;
+    this.objectStart = objects.objectStart;
+    this.objectEvent = objects.objectEvent;
+    this.objectRef = objects.objectRef;
+    this.objectFrame = objects.objectFrame;
+    /** Per change entry of a local, the number of the object it holds (-1: none). */
+    this.entryTop = objects.entryTop;
+    /** The change entries that bind a name anew, ascending (where-from's answer for a name: a search). */
+    this.bindings = objects.bindings;
+    /** Per item of an object ("<number> <key>"), the object changes that changed it (object-changes.js). */
+    this.itemKeys = objects.itemKeys;
+    this.itemStart = objects.itemStart;
+    this.itemChange = objects.itemChange;
     this._buildReturns(columns);
     this._buildOutput(columns.stdout);
     this._init();

@@ -285,6 +285,13 @@ def test_step_notes_and_predict_mode_in_textbook_code(pages):
         toggle.click()
 
 
+def expand(details) -> None:
+    """Open a container in Variables unless it is: what a reader opened stays open across tests of a page."""
+    if details.get_attribute("open") is None:
+        details.locator("summary").first.click()
+    expect(details).to_have_attribute("open", "")
+
+
 def test_where_from_through_an_alias_and_a_call_in_textbook_code(pages):
     """Issue 34 item 1 on plan_trip: route's `start` was passed by plan_trip's call line; the cache's `saved`
     was set in __init__; an entry of it, seen from plan_trip, was set inside route through `self`."""
@@ -297,14 +304,12 @@ def test_where_from_through_an_alias_and_a_call_in_textbook_code(pages):
     widget.press("continue")
     widget.expect_paused(add)
     widget.bp(add).click()
-    cache = widget.variables.locator("details").filter(has_text="RouteCache").first
-    cache.locator("summary").first.click()
+    expand(widget.variables.locator('details[data-path="plan_trip:cache"]'))
     widget.variables.get_by_role("button", name="cache.saved 从哪来：到写入它的那一步", exact=True).click()
     expect(widget.status).to_contain_text(f"来源：cache.saved 在第{line_of('self.saved = {}')}行被赋值")
     widget.root.get_by_role("button", name=re.compile("^↩ 回到第")).click()
     widget.expect_paused(add)
-    saved = widget.variables.locator("details").filter(has_text=re.compile(r"^dict\[1\]")).first
-    saved.locator("summary").first.click()
+    expand(widget.variables.locator('details[data-path="plan_trip:cache.saved"]'))
     widget.variables.get_by_role("button", name="cache.saved[('home', 'school')] 从哪来：到写入它的那一步",
                                  exact=True).click()
     expect(widget.status).to_contain_text(f"来源：cache.saved[('home', 'school')] 在第{line_of('self.saved[key] = found')}行被赋值")

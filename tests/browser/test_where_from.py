@@ -43,6 +43,10 @@ def test_a_variable_an_item_and_a_parameter(lesson):
     made = line_of("groups = []")
     landed(widget, made)
     expect(widget.status).to_have_text(re.compile(rf"^已暂停 第{made}行 · 来源：groups 在第{made}行被赋值（第\d+步）$"))
+    # The ⤺ that was clicked is drawn again: focus stays in the widget, so its keys go on working.
+    lesson.page.keyboard.press("F10")
+    landed_next = widget.root.locator(".dbg-code .line[aria-current=step]")
+    expect(landed_next).not_to_have_attribute("data-line", str(made))
     back = widget.root.get_by_role("button", name=f"↩ 回到第{at_cut}步")
     back.click()
     widget.expect_paused(cut)

@@ -230,3 +230,86 @@ describe('previous and next change of an object, through any name, at 1,000,000 
     assert.equal(r.objectChangeOf(99, -1).reason, 'never');
   });
 });
+
+describe('edges: a chunk restating values, the part of a run not kept, a change seen at a call', () => {
+  test('a full snapshot restating a value at another pool index is no write and no change', () => {
+    // line 2: x = 5; line 3: y = 7; at event 4 a tail chunk restates both (pooled afresh: other indexes)
+    const r = new Replay({
+      format: 'stepwise-trace', version: 3, source: 'py/demo.py', function: 'main', case: 'demo', python: '3.14.2',
+      backend: 'settrace', frames: [{ id: 1, function: 'main', parent: null, line: 1 }],
+      events: { kind: 'cllllr', line: [1, 2, 3, 4, 5, 5], frame: [1, 1, 1, 1, 1, 1] }, gap: null,
+      values: [int(5), int(5), int(7), int(7)],
+      locals: [{ i: 0, f: 1, set: {}, del: [], full: true }, { i: 2, f: 1, set: { x: 0 }, del: [] },
+        { i: 3, f: 1, set: { y: 2 }, del: [] }, { i: 4, f: 1, set: { x: 1, y: 3 }, del: [], full: true }],
+      returns: [], exceptions: [], stdout: [], stdout_text: '', files: [],
+      end: { status: 'returned', reason: null, exception: null, ms: 1 },
+      stats: { events: 6, kept: 6, calls: 0, elapsed_ms: 1, stdout_truncated: false },
+    });
+    r.seek(5);
+    assert.equal(r.whereFrom({ frameId: 1, name: 'x' }).written.line, 2);
+    assert.deepEqual(r.changedBetween(1, 3, 4), []);
+    r.seek(5);
+    assert.equal(r.changeOf(1, 'x', -1).index, 2);
+  });
+
+  test('a value first seen after the gap was written in the part not kept', () => {
+    const r = new Replay(buildTrace({
+      frames: [{ id: 1, function: 'main', parent: null, line: 1 }],
+      events: [['c', 1, 1], ['l', 2, 1], ['l', 3, 1], ['l', 5, 1], ['l', 6, 1], ['r', 6, 1]],
+      gap: { after: 2, dropped: 1000 },
+      locals: [{ i: 0, f: 1, set: {}, full: true }, { i: 2, f: 1, set: { x: 1 } }, { i: 3, f: 1, set: { x: 9 }, full: true }],
+    }));
+    r.seek(4);
+    const move = r.whereFrom({ frameId: 1, name: 'x' });
+    assert.deepEqual([move.written.via, move.index], ['gap', 3]);
+  });
+
+  test('a change first seen at a call goes forward to the callee\'s first step, then no further', () => {
+    //  2 self.process(self.queue.pop(0))   (run)   11 pass   (process)
+    const list = (items) => ({ t: 'list', r: `[${items}]`, len: items.length, items: items.map(int), more: 0, id: 2 });
+    const self = (q) => ({ t: 'Worker', r: '<Worker>', id: 1, fields: [['queue', list(q)]], more: 0 });
+    const r = new Replay(buildTrace({
+      frames: [{ id: 1, function: 'run', parent: null, line: 1 }, { id: 2, function: 'process', parent: 1, line: 10 }],
+      events: [['c', 1, 1], ['l', 2, 1], ['c', 10, 2], ['l', 11, 2], ['r', 11, 2], ['l', 3, 1], ['r', 3, 1]],
+      locals: [{ i: 0, f: 1, set: { self: self([5, 6]) }, full: true },
+        { i: 2, f: 2, set: { self: self([6]), job: int(5) }, full: true }, { i: 5, f: 1, set: { self: self([6]) } }],
+    }));
+    r.seek(1);
+    assert.deepEqual(r.objectChangeOf(2, 1), { index: 3, reason: 'change' });
+    assert.equal(r.objectChangeOf(2, 1).reason, 'never');
+    assert.equal(r.index, 3);
+  });
+});
+
+describe('a holder changed at every step, at 1,000,000 events: answers stay searches', () => {
+  // 2 state = {'cfg': cfg, 'n': 0}; 3 state['n'] += 1 (every step): cfg (#2) never changes; the name never rebinds
+  const cfg = { t: 'dict', r: "{'k': 1}", len: 1, entries: [[str('k'), int(1)]], more: 0, id: 2 };
+  const state = (n) => ({ t: 'dict', r: `{'cfg': {...}, 'n': ${n}}`, len: 2, more: 0, id: 1, entries: [[str('cfg'), cfg], [str('n'), int(n)]] });
+  const events = [['c', 1, 1], ['l', 2, 1]];
+  const locals = [{ i: 0, f: 1, set: {}, full: true }, { i: 2, f: 1, set: { state: state(0) } }];
+  for (let i = 1; events.length < 1_000_000; i++) {
+    events.push(['l', 3, 1]);
+    locals.push({ i: events.length, f: 1, set: { state: state(i) } });
+  }
+  events.push(['l', 4, 1], ['r', 4, 1]);
+  const r = new Replay(buildTrace({ frames: [{ id: 1, function: 'main', parent: null, line: 1 }], events, locals }));
+  const timed = (ask) => {
+    const t0 = performance.now();
+    const answer = ask();
+    const ms = performance.now() - t0;
+    assert.ok(ms <= 16, `${ms.toFixed(2)} ms`);
+    return answer;
+  };
+  test('the nested dict: made at line 2, no change since; the name: bound at line 2', () => {
+    r.seek(r.eventCount - 3);
+    assert.equal(timed(() => r.whereFrom({ object: 2 })).written.line, 2);
+    r.seek(r.eventCount - 3);
+    assert.equal(timed(() => r.whereFrom({ frameId: 1, name: 'state' })).written.line, 2);
+    r.seek(r.eventCount - 3);
+    assert.equal(timed(() => r.whereFrom({ object: 1, item: { kind: 'entry', key: JSON.stringify(str('cfg')) } })).written.line, 2);
+    r.seek(10);
+    assert.equal(timed(() => r.objectChangeOf(2, 1)).reason, 'never');
+    r.seek(r.eventCount - 3);
+    assert.equal(timed(() => r.objectChangeOf(2, -1)).index, 2);
+  });
+});
