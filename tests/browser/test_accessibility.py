@@ -39,6 +39,29 @@ def test_a_finished_english_page_with_an_open_editor_passes_axe(open_page):
     assert _violations(page) == []
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_trace_questions_pass_axe(open_page, scheme):
+    """Issue 34's parts on screen at once: a guess pending in Predict, a comparison, a where-from answer with
+    its Back button, a step note, the line counts."""
+    page = open_page("f=split_history&case=normal", color_scheme=scheme).page
+    widget = Widget(page, "split_history")
+    widget.root.get_by_role("button", name="预测", exact=True).click()
+    widget.press("debug")
+    widget.press("continue")
+    widget.press("over")
+    expect(widget.root.get_by_role("textbox", name="你猜 cut 的新值")).to_be_visible(timeout=LONG)
+    widget.root.get_by_role("combobox", name="和哪个输入对比").select_option("mismatch")
+    expect(widget.root.locator(".compare-parting")).to_be_attached(timeout=LONG)
+    assert _violations(page) == []
+    widget.root.get_by_role("button", name="揭晓").click()   # an empty guess: said
+    widget.variables.get_by_role("button", name="groups 从哪来：到写入它的那一步", exact=True).click()
+    expect(widget.root.locator("button.jump-back")).to_be_visible()
+    other = Widget(page, "prepare_context")
+    other.pause_at("summary", 115)
+    expect(other.root.get_by_role("note", name="讲解")).to_be_visible()
+    assert _violations(page) == []
+
+
 def test_the_phone_layout_passes_axe(open_page):
     page = open_page("f=prepare_context&case=fit&step=2", viewport={"width": 375, "height": 812}).page
     expect(Widget(page, "prepare_context").status).to_have_text(re.compile("^已暂停"), timeout=LONG)
