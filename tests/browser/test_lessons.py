@@ -217,9 +217,8 @@ def test_which_lines_ran_in_textbook_code(pages):
     assert len(set(steps[:runs])) == runs and steps[runs] == steps[0], steps
 
 
-def test_next_change_of_a_variable_in_textbook_code(pages):
-    """plan_trip's `minutes` grows once a leg: Next change walks those steps (each at the line after the
-    addition), Previous change walks back, whatever the calls into the cache in between."""
+def at_the_loop(pages):
+    """plan_trip on the town case paused at its loop's first pass (no breakpoint left); (widget, change navigator)."""
     widget = widget_for(pages, "routes", "plan_trip")
     widget.reset("town")
     body = line_of("for a, b in zip(stops, stops[1:]):")
@@ -227,7 +226,13 @@ def test_next_change_of_a_variable_in_textbook_code(pages):
     widget.press("debug")
     widget.expect_paused(body)
     widget.bp(body).click()
-    nav = widget.root.get_by_role("group", name="变量的变化")
+    return widget, widget.root.get_by_role("group", name="变量的变化")
+
+
+def test_next_change_of_a_variable_in_textbook_code(pages):
+    """plan_trip's `minutes` grows once a leg: Next change walks those steps (each at the line after the
+    addition), Previous change walks back, whatever the calls into the cache in between."""
+    widget, nav = at_the_loop(pages)
     nav.get_by_role("combobox", name="看哪个变量的变化").select_option("minutes")
     after = line_of("legs.append(path)")
     seen = []
@@ -342,14 +347,7 @@ def test_two_cases_side_by_side_in_textbook_code(pages):
 def test_next_change_of_an_object_through_an_alias_in_textbook_code(pages):
     """Issue 34 item 2 for objects: plan_trip's cache.saved (a dict) is changed inside route, through `self`;
     its next change is seen there, not when plan_trip next looks."""
-    widget = widget_for(pages, "routes", "plan_trip")
-    widget.reset("town")
-    body = line_of("for a, b in zip(stops, stops[1:]):")
-    widget.bp(body).click()
-    widget.press("debug")
-    widget.expect_paused(body)
-    widget.bp(body).click()
-    nav = widget.root.get_by_role("group", name="变量的变化")
+    widget, nav = at_the_loop(pages)
     select = nav.get_by_role("combobox", name="看哪个变量的变化")
     label = select.locator("option").filter(has_text=re.compile(r"^cache\.saved · dict #\d+$")).inner_text()
     select.select_option(label=label)
