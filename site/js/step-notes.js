@@ -17,8 +17,16 @@
 export function ownLine(widget) {
   const position = widget.replay?.position();
   if (!position || position.finished || widget.state !== "paused") return null;
-  const { first_line: first, last_line: last } = widget.fn;
-  const own = widget.replay.stackAt(position.index).findLast((frame) => frame.def >= first && frame.def <= last);
+  return ownLineAt(widget.replay, widget.fn, position.index);
+}
+
+/**
+ * The line the innermost frame running `fn`'s code (its `def` within first_line..last_line) is on at event i.
+ * @param {any} replay @param {{first_line: number, last_line: number}} fn @param {number} i
+ * @returns {number|null}
+ */
+export function ownLineAt(replay, { first_line: first, last_line: last }, i) {
+  const own = replay.stackAt(i).findLast((frame) => frame.def >= first && frame.def <= last);
   return own?.line ?? null;
 }
 
