@@ -14,8 +14,8 @@ with its line, not a silent absence in the page.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from .targets import Target
 

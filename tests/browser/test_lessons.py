@@ -317,7 +317,8 @@ def test_where_from_through_an_alias_and_a_call_in_textbook_code(pages):
     expand(widget.variables.locator('details[data-path="plan_trip:cache.saved"]'))
     widget.variables.get_by_role("button", name="cache.saved[('home', 'school')] 从哪来：到写入它的那一步",
                                  exact=True).click()
-    expect(widget.status).to_contain_text(f"来源：cache.saved[('home', 'school')] 在第{line_of('self.saved[key] = found')}行被赋值")
+    put = line_of("self.saved[key] = found")
+    expect(widget.status).to_contain_text(f"来源：cache.saved[('home', 'school')] 在第{put}行被赋值")
     expect(widget.root.locator(".code-caption")).to_contain_text("route")
 
 
