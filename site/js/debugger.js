@@ -1133,7 +1133,8 @@ export class Debugger extends EventTarget {
     const { picture, cells } = renderMemory(frames, { returned, before, folded, anchor: `${this.root.id}-obj`,
       t: this.t, cells: kept, from: position.finished ? null : {
         name: (frameId, name) => this.whereFrom({ frameId, name }, name),
-        object: (object, label) => this.whereFrom({ object }, label) } });
+        object: (object, label) => this.whereFrom({ object }, label),
+        item: (object, item, label) => this.whereFrom({ object, item }, label) } });
     this.#memoryCells = { replay: this.replay, cells };
     body.append(picture);
     requestAnimationFrame(() => drawArrows(picture));

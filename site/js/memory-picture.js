@@ -82,7 +82,7 @@ export function freshened(vars, newer) {
  * @param {{id?: number, function: string, current: boolean, vars: Map<string, any>}[]} frames outermost first
  * @param {{returned?: any, before?: Map<number, any>|null, folded?: number, anchor: string, t: Function,
  *   cells?: Map<number, [number, number]>, from?: {name: (frameId: number, name: string) => void,
- *   object: (id: number, label: string) => void}|null}} options
+ *   object: (id: number, label: string) => void, item: (id: number, item: any, label: string) => void}|null}} options
  *   `before`: the objects of the step before (what changed is marked); `folded`: frames left out after the
  *   first two (a deep recursion); `anchor`: a prefix for element ids; `cells`: where the picture drawn
  *   before put its objects (memory-layout.js), kept for those still drawn; `from`: where-from (⤺) on each
@@ -168,7 +168,7 @@ function objectBox(id, node, { before, newest, cell, t, from }) {
   }
   if (from) head.append(fromButton(t, `${node.t} #${id}`, () => from.object(id, `${node.t} #${id}`)));
   box.append(head);
-  box.append(inside(node, cell, t));
+  box.append(inside(node, cell, t, from && { label: `${node.t} #${id}`, go: (item, label) => from.item(id, item, label) }));
   return box;
 }
 
@@ -211,22 +211,37 @@ function reference(label, value, shown, target, t) {
   return link;
 }
 
-/** The rows of an object's box: indexed cells, key/value rows or fields, and what was left out. */
-function inside(node, cell, t) {
+/**
+ * The rows of an object's box: indexed cells, key/value rows or fields, and what was left out; with `from`,
+ * a ⤺ on each (where that item was put).
+ * @param {any} node @param {Function} cell @param {(key: string, values?: any) => string} t
+ * @param {{label: string, go: (item: {kind: string, key: number|string}, label: string) => void}|null} from
+ */
+function inside(node, cell, t, from) {
   const rows = el("div", "mem-rows");
   const indexed = node.t !== "set" && node.t !== "frozenset";
+  const origin = (kind, key, reach) => fromButton(t, `${from.label}${reach}`, () => from.go({ kind, key }, `${from.label}${reach}`));
   if (Array.isArray(node.items)) {
     const cells = el("div", "mem-cells");
     node.items.forEach((item, i) => {
       const box = el("div", "mem-cell");
       if (indexed) box.append(el("span", "mem-index", String(i)));
       box.append(cell(indexed ? `[${i}]` : pythonText(item), item));
+      if (from && indexed) box.append(origin("item", i, `[${i}]`));
       cells.append(box);
     });
     rows.append(cells);
   }
-  for (const [key, value] of node.entries ?? []) rows.append(row(pythonText(key), cell(pythonText(key), value)));
-  for (const [name, value] of node.fields ?? []) rows.append(row(name, cell(name, value)));
+  for (const [key, value] of node.entries ?? []) {
+    const line = row(pythonText(key), cell(pythonText(key), value));
+    if (from) line.append(origin("entry", JSON.stringify(key), `[${pythonText(key)}]`));
+    rows.append(line);
+  }
+  for (const [name, value] of node.fields ?? []) {
+    const line = row(name, cell(name, value));
+    if (from) line.append(origin("field", name, `.${name}`));
+    rows.append(line);
+  }
   if (!showsInside(node)) rows.append(el("span", "mem-value", node.r ?? ""));
   if (node.more > 0) rows.append(el("span", "mem-more-items", t("more_items", { n: node.more })));
   return rows;

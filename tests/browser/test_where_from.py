@@ -105,6 +105,12 @@ def test_an_object_of_the_memory_picture(lesson):
     made = line_of("groups = []")
     landed(widget, made)
     expect(widget.status).to_contain_text(f"来源：{name} 在第{made}行创建或第一次出现")
+    # An item of a box: groups[1] was put there by the second append.
+    widget.pause_at("normal", line_of("cut = "))
+    where_from(memory, f"{name}[1]").click()
+    landed(widget, append)
+    expect(widget.status).to_contain_text(f"来源：{name}[1] 在第{append}行被赋值")
+    expect(widget.variables).to_contain_text(re.compile(r"index\s*3\b"))
     # Alt+W on a focused box asks the same.
     widget.pause_at("normal", line_of("cut = "))
     box = memory.locator(f'.mem-object[data-id="{name.split("#")[1]}"]')
