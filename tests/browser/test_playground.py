@@ -68,6 +68,9 @@ def test_a_typed_program_runs_breaks_and_steps_with_the_whole_debugger(play):
     numbers = memory.get_by_role("link", name=re.compile(r"^numbers → list #\d+$")).get_attribute("aria-label")
     expect(memory.get_by_role("link", name=f"same → {numbers.split(' → ')[1]}", exact=True)).to_have_count(1)
     expect(widget.variables).not_to_contain_text("__builtins__")
+    # One program, one case: nothing to compare with; Predict works here as on a lesson page.
+    expect(widget.root.get_by_role("combobox", name="和哪个输入对比")).to_be_hidden()
+    expect(widget.root.get_by_role("button", name="预测", exact=True)).to_be_enabled()
 
 
 def test_input_lines_feed_input_and_one_too_few_is_said(play):
