@@ -165,14 +165,17 @@ export function attachCompare(widget) {
 
   pick.addEventListener("change", choose);
   widget.addEventListener("moved", render);
+  // A move is drawn at "moved"; a change draws only when the first case or its run is new (every move also
+  // says "change", just before "moved": drawn once, not twice).
   widget.addEventListener("change", () => {
-    if (pick.dataset.caseId !== widget.caseId) {   // another first case: the choice must be another one
+    const caseChanged = pick.dataset.caseId !== widget.caseId;
+    if (caseChanged) {   // another first case: the choice must be another one
       pick.dataset.caseId = widget.caseId;
       fillOptions();
       if (other && other.caseId === widget.caseId) pick.value = "";
       if (other && !pick.value) other = null;
     }
-    render();
+    if (caseChanged || !widget.replay) render();
   });
   widget.i18n.addEventListener("change", () => {
     fillOptions();

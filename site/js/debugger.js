@@ -306,9 +306,6 @@ export class Debugger extends EventTarget {
     this.lastFrom = { key, index: this.replay.index, change: written.change };
   }
 
-  /** Where-from on an item of a container in Variables (values-view.js). */
-  fromItem = (target, label) => this.whereFrom(target, label);
-
   /**
    * Before a jump (where-from, a line's next run, a variable's change), the step it left: Back to it
    * (the timeline's ↩, Alt+←) retraces the jumps, last first, as an editor's Go Back does.
@@ -1063,7 +1060,8 @@ export class Debugger extends EventTarget {
       const frameId = own.frame?.id;
       if (frameId != null) term.append(fromButton(this.t, name, () => this.whereFrom({ frameId, name }, name), true));
       const detail = el("dd");
-      detail.append(renderValue(value, this.t, this.opened, `${scope}:${name}`, { label: name, go: this.fromItem }));
+      detail.append(renderValue(value, this.t, this.opened, `${scope}:${name}`,
+        { label: name, go: (target, label) => this.whereFrom(target, label) }));
       (cells.has(name) ? closure : table).append(term, detail);
       if (pictured(value)) history.append(renderHistory(name, value, budgeted(name) ? budget : null, this.t, markers, widest));
     }

@@ -59,11 +59,8 @@ def test_every_case_runs_in_the_page_as_in_cpython(pages, slug, name, case):
 def into_route(pages) -> tuple[Widget, int]:
     """plan_trip on the town case, stepped into its first `cache.route(a, b)`; (widget, the call's line)."""
     widget = widget_for(pages, "routes", "plan_trip")
-    widget.reset("town")
     call = line_of("leg_minutes, path = cache.route(a, b)")
-    widget.bp(call).click()
-    widget.press("debug")
-    widget.expect_paused(call)
+    widget.pause_at("town", call)
     widget.press("into")
     widget.expect_paused_in_helper(line_of("key = (start, goal)"), "route")
     return widget, call
@@ -220,11 +217,8 @@ def test_which_lines_ran_in_textbook_code(pages):
 def at_the_loop(pages):
     """plan_trip on the town case paused at its loop's first pass (no breakpoint left); (widget, change navigator)."""
     widget = widget_for(pages, "routes", "plan_trip")
-    widget.reset("town")
     body = line_of("for a, b in zip(stops, stops[1:]):")
-    widget.bp(body).click()
-    widget.press("debug")
-    widget.expect_paused(body)
+    widget.pause_at("town", body)
     widget.bp(body).click()
     return widget, widget.root.get_by_role("group", name="变量的变化")
 

@@ -136,6 +136,11 @@ def test_phone_width_has_no_horizontal_scroll(lesson, screenshot_dir):
         expect(strip).to_contain_text("这一步改变了")
         expect(current).to_be_in_viewport()
         expect(strip).to_be_in_viewport()
+        # A where-from jump puts ↩ beside the timeline: it wraps rather than widen the page.
+        widget.variables.get_by_role("button", name="groups 从哪来：到写入它的那一步", exact=True).click()
+        expect(widget.root.locator("button.jump-back")).to_be_visible()
+        widths = page.evaluate("() => [document.documentElement.scrollWidth, document.body.scrollWidth]")
+        assert max(widths) <= 375 + 1, f"the page after a jump is wider than 375 px: {widths}"
     finally:
         page.set_viewport_size({"width": 1280, "height": 900})
 
