@@ -250,13 +250,15 @@ export class Replay {
     const fi = x.frameIndex(frameId);
     const here = this.finished ? x.eventCount : this.index;
     const i = fi < 0 ? -1 : x.locals.changeNear(fi, name, here, direction);
-    if (i < 0) return { index: this.index, reason: 'never' };
-    return this._at(this._stopSeeing(i, direction), 'change');
+    const k = i < 0 ? -1 : this._stopSeeing(i, direction);
+    if (k < 0) return { index: this.index, reason: 'never' };
+    return this._at(k, 'change');
   }
 
   /**
    * The stop number that shows a change seen at event i: the stop at i, else (i is a call: a callee's
-   * arguments) the next stop going forward, which is past the cursor, and the stop before going back.
+   * arguments) the next stop going forward, which is past the cursor, and the stop before going back (-1:
+   * none, the change was seen before the first stop: no earlier step shows it).
    * @param {number} i @param {1|-1} direction
    */
   _stopSeeing(i, direction) {
@@ -276,8 +278,9 @@ export class Replay {
     const x = this.traceIndex;
     const here = this.finished ? x.eventCount : this.index;
     const i = (this._provenance ??= new Provenance(x)).objectChangeNear(id, here, direction);
-    if (i < 0) return { index: this.index, reason: 'never' };
-    return this._at(this._stopSeeing(i, direction), 'change');
+    const k = i < 0 ? -1 : this._stopSeeing(i, direction);
+    if (k < 0) return { index: this.index, reason: 'never' };
+    return this._at(k, 'change');
   }
 
   /**

@@ -332,3 +332,40 @@ describe('a holder changed at every step, at 1,000,000 events: answers stay sear
     assert.equal(timed(() => r.objectChangeOf(2, -1)).index, 2);
   });
 });
+
+describe('found by trying programs nobody here wrote', () => {
+  test('two `like` values alike in text are two values: a set grown through an alias is a change', () => {
+    // 2 s = {1, 2, 3}; 3 s.add(4); 4 a = {1, 2, 3}; 5 b = a; 6 a |= {4}; 7 return b — as CPython's recorder
+    // pooled it: a copy of s (renumbered #2) `like` value 0, then the grown one `like` value 1, same text.
+    const items = (n) => Array.from({ length: n }, (_, k) => int(k + 1));
+    const r = new Replay({
+      format: 'stepwise-trace', version: 3, source: 'py/demo.py', function: 'main', case: 'demo', python: '3.14.2',
+      backend: 'monitoring', frames: [{ id: 1, function: 'main', parent: null, line: 1 }],
+      events: { kind: 'clllllr', line: [1, 2, 3, 4, 5, 6, 7], frame: [1, 1, 1, 1, 1, 1, 1] }, gap: null,
+      values: [{ t: 'set', r: '{1, 2, 3}', len: 3, items: items(3), more: 0, id: 1 },
+        { t: 'set', r: '{1, 2, 3, 4}', len: 4, items: items(4), more: 0, id: 1 },
+        { t: 'set', id: 2, like: 2 }, { t: 'set', id: 2, like: 2 }],
+      locals: [{ i: 0, f: 1, set: {}, del: [], full: true }, { i: 2, f: 1, set: { s: 0 }, del: [] },
+        { i: 3, f: 1, set: { s: 1 }, del: [] }, { i: 4, f: 1, set: { a: 2 }, del: [] }, { i: 5, f: 1, set: { b: 2 }, del: [] },
+        { i: 6, f: 1, set: { a: 3, b: 3 }, del: [] }],
+      returns: [], exceptions: [], stdout: [], stdout_text: '', files: [],
+      end: { status: 'returned', reason: null, exception: null, ms: 1 },
+      stats: { events: 7, kept: 7, calls: 0, elapsed_ms: 1, stdout_truncated: false },
+    });
+    assert.deepEqual(r.changedBetween(1, 5, 6).sort(), ['a', 'b']);
+    r.seek(4);
+    assert.equal(r.changeOf(1, 'a', 1).index, 6);
+    r.seek(6);
+    assert.equal(r.whereFrom({ object: 2 }).written.line, 6);
+  });
+
+  test('the first stop shows a parameter: no earlier change to go back to', () => {
+    const r = new Replay(buildTrace({
+      frames: [{ id: 1, function: 'twice', parent: null, line: 1 }],
+      events: [['c', 1, 1], ['l', 2, 1], ['l', 3, 1], ['r', 3, 1]],
+      locals: [{ i: 0, f: 1, set: { x: 2 }, full: true }, { i: 2, f: 1, set: { y: 4 } }],
+    }));
+    r.seek(1);
+    assert.deepEqual(r.changeOf(1, 'x', -1), { index: 1, reason: 'never' });
+  });
+});
