@@ -92,7 +92,8 @@ function numberedNodes(values, k, read) {
   let raw = previews.list ? previews.list[values.slot[k]] : null;
   if (!raw) {
     const text = previews.text.slice(previews.starts[values.slot[k]], previews.ends[values.slot[k]]);
-    if (!text.includes('"id":')) return NONE;   // a text, a number tuple: no object in it
+    // A text, a number tuple: no object in it. (A `like` may hold none in its own text and still be one.)
+    if (!text.includes('"id":') && !text.includes('"like":')) return NONE;
     raw = JSON.parse(text);
   }
   if (raw && typeof raw === 'object' && 'like' in raw && !Array.isArray(raw.ids)) {

@@ -3,6 +3,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Replay } from '../../site/js/replay.js';
 import { buildTrace, makeLoopTrace } from './make-trace.mjs';
+import { fromDocument, ValueTable } from '../../site/js/trace-columns.js';
 
 const str = (s) => ({ t: 'str', r: `'${s}'`, v: s, len: s.length });
 const int = (n) => ({ t: 'int', r: String(n) });
@@ -368,4 +369,28 @@ describe('found by trying programs nobody here wrote', () => {
     r.seek(1);
     assert.deepEqual(r.changeOf(1, 'x', -1), { index: 1, reason: 'never' });
   });
+});
+
+test('the packed form answers as the document does: a grown list written `like` the value before it', () => {
+  // 2 xs = list(range(20)); 3 n = 0; 4 xs.append(20); 5 return xs — the grown list has no "id" in its own text
+  const items = Array.from({ length: 16 }, (_, k) => int(k));
+  const doc = buildTrace({
+    frames: [{ id: 1, function: 'main', parent: null, line: 1 }],
+    events: [['c', 1, 1], ['l', 2, 1], ['l', 3, 1], ['l', 4, 1], ['l', 5, 1], ['r', 5, 1]],
+    locals: [{ i: 0, f: 1, set: {}, full: true },
+      { i: 2, f: 1, set: { xs: { t: 'list', r: '[0, 1, …]', len: 20, items, more: 4, id: 1 } } },
+      { i: 3, f: 1, set: { n: 0 } },
+      { i: 4, f: 1, set: { xs: { t: 'list', len: 21, more: 5, like: 2 } } }],
+  });
+  // The same values as the worker reads them: one JSON text, each value a slice of it.
+  const columns = fromDocument(doc);
+  const texts = doc.values.map((v) => JSON.stringify(v));
+  const starts = new Uint32Array(texts.length), ends = new Uint32Array(texts.length);
+  let at = 1;
+  texts.forEach((t, k) => { starts[k] = at; ends[k] = at + t.length; at += t.length + 1; });
+  columns.values = new ValueTable(columns.values.kinds, columns.values.numbers, { text: `[${texts.join(',')}]`, starts, ends });
+  for (const r of [new Replay(doc), new Replay(columns)]) {
+    r.seek(4);
+    assert.equal(r.whereFrom({ object: 1 }).written.line, 4);
+  }
 });
